@@ -1,0 +1,255 @@
+import Decimal from 'decimal.js';
+import SuperJSON from 'superjson';
+
+/**
+ * The wire format for typed values, shared by both handlers: superjson-compatible
+ * `{ json, meta: { values: { 'dotted.path': tags } } }` where DateTime is an ISO string
+ * tagged `Date`, BigInt a decimal string tagged `bigint`, Decimal a decimal string tagged
+ * `["custom","Decimal"]` and Bytes a Base64 string tagged `["custom","Bytes"]`.
+ */
+
+export type SerializationMeta = { values?: Record<string, unknown> };
+
+/** Raised when a typed value in a request cannot be decoded; handlers answer 400. */
+export class CodecError extends Error {
+    constructor(
+        message: string,
+        readonly path?: string,
+    ) {
+        super(message);
+        this.name = 'CodecError';
+    }
+}
+
+export const DATE_TAG = 'Date';
+export const BIGINT_TAG = 'bigint';
+export const DECIMAL_TAG = ['custom', 'Decimal'] as const;
+export const BYTES_TAG = ['custom', 'Bytes'] as const;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DECIMAL_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const BIGINT_STRING = /^[+-]?\d+$/;
+
+export function isDecimal(value: unknown): value is Decimal {
+    return Decimal.isDecimal(value);
+}
+
+export function encodeBytes(value: Uint8Array): string {
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+}
+
+export function decodeBytes(value: unknown, path?: string): Buffer {
+    if (typeof value !== 'string' || !BASE64.test(value)) {
+        throw new CodecError('invalid Base64 value for a Bytes field', path);
+    }
+    return Buffer.from(value, 'base64');
+}
+
+export function decodeDecimal(value: unknown, path?: string): Decimal {
+    if (typeof value === 'number' && Number.isFinite(value)) {
+        return new Decimal(value);
+    }
+    if (typeof value !== 'string' || !DECIMAL_STRING.test(value.trim())) {
+        throw new CodecError('invalid decimal value', path);
+    }
+    return new Decimal(value.trim());
+}
+
+export function decodeBigInt(value: unknown, path?: string): bigint {
+    if (typeof value === 'number' && Number.isSafeInteger(value)) {
+        return BigInt(value);
+    }
+    if (typeof value !== 'string' || !BIGINT_STRING.test(value.trim())) {
+        throw new CodecError('invalid BigInt value', path);
+    }
+    return BigInt(value.trim());
+}
+
+export function decodeDate(value: unknown, path?: string): Date {
+    if (typeof value !== 'string' && typeof value !== 'number') {
+        throw new CodecError('invalid DateTime value', path);
+    }
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) {
+        throw new CodecError('invalid DateTime value', path);
+    }
+    return date;
+}
+
+// A private instance: registering types on the global superjson would change the
+// behaviour of an application that uses it for its own purposes.
+const superjson = new SuperJSON();
+superjson.registerCustom<Decimal, string>(
+    { isApplicable: (v): v is Decimal => Decimal.isDecimal(v), serialize: (v) => v.toString(), deserialize: (v) => decodeDecimal(v) },
+    'Decimal',
+);
+superjson.registerCustom<Uint8Array, string>(
+    { isApplicable: (v): v is Uint8Array => v instanceof Uint8Array, serialize: (v) => encodeBytes(v), deserialize: (v) => decodeBytes(v) },
+    'Bytes',
+);
+
+/** Escapes a key the way superjson does in dotted paths. */
+export function escapePathKey(key: string): string {
+    return key.replace(/\\/g, '\\\\').replace(/\./g, '\\.');
+}
+
+function joinPath(prefix: string, key: string | number): string {
+    const k = typeof key === 'number' ? String(key) : escapePathKey(key);
+    return prefix ? `${prefix}.${k}` : k;
+}
+
+/**
+ * Encodes a value tree in one pass: returns the JSON-safe copy and the tags of its complex
+ * values (or `undefined` when there is none). Plain objects and arrays are copied only along
+ * branches that hold a complex value.
+ */
+export function serializeValue(value: unknown, basePath = ''): { json: unknown; values?: Record<string, unknown> } {
+    const values: Record<string, unknown> = {};
+    let found = false;
+
+    const visit = (v: unknown, path: string): unknown => {
+        if (v === null || typeof v !== 'object') {
+            if (typeof v === 'bigint') {
+                values[path] = [BIGINT_TAG];
+                found = true;
+                return v.toString();
+            }
+            if (typeof v === 'number' && !Number.isFinite(v)) {
+                values[path] = ['number'];
+                found = true;
+                return String(v);
+            }
+            return v;
+        }
+        if (v instanceof Date) {
+            values[path] = [DATE_TAG];
+            found = true;
+            return Number.isNaN(v.getTime()) ? null : v.toISOString();
+        }
+        if (v instanceof Uint8Array) {
+            values[path] = [BYTES_TAG];
+            found = true;
+            return encodeBytes(v);
+        }
+        if (Decimal.isDecimal(v)) {
+            values[path] = [DECIMAL_TAG];
+            found = true;
+            return (v as Decimal).toString();
+        }
+        if (Array.isArray(v)) {
+            let out: unknown[] | undefined;
+            for (let i = 0; i < v.length; i++) {
+                const item = v[i];
+                const enc = visit(item, joinPath(path, i));
+                if (enc !== item && !out) {
+                    out = v.slice(0, i);
+                }
+                if (out) {
+                    out.push(enc);
+                }
+            }
+            return out ?? v;
+        }
+        let out: Record<string, unknown> | undefined;
+        const keys = Object.keys(v);
+        for (let i = 0; i < keys.length; i++) {
+            const key = keys[i];
+            const item = (v as Record<string, unknown>)[key];
+            const enc = visit(item, joinPath(path, key));
+            if (enc !== item && !out) {
+                out = {};
+                for (let j = 0; j < i; j++) {
+                    out[keys[j]] = (v as Record<string, unknown>)[keys[j]];
+                }
+            }
+            if (out) {
+                out[key] = enc;
+            }
+        }
+        return out ?? v;
+    };
+
+    const json = visit(value, basePath);
+    return found ? { json, values } : { json };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Restores typed values in `json` from superjson-style serialization metadata.
+ * Invalid metadata or values raise a CodecError (never a 500).
+ */
+export function deserializeValue(json: unknown, meta: unknown): unknown {
+    if (meta === undefined || meta === null) {
+        return json;
+    }
+    if (!isPlainObject(meta)) {
+        throw new CodecError('serialization metadata must be an object');
+    }
+    const values = meta.values;
+    if (values === undefined) {
+        return json;
+    }
+    if (!isPlainObject(values)) {
+        throw new CodecError('serialization metadata "values" must be an object');
+    }
+    for (const [path, tags] of Object.entries(values)) {
+        if (!Array.isArray(tags) || tags.length === 0) {
+            throw new CodecError(`invalid serialization tags for path "${path}"`, path);
+        }
+        if (path.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype')) {
+            throw new CodecError(`forbidden serialization path "${path}"`, path);
+        }
+    }
+    let result: unknown;
+    try {
+        result = superjson.deserialize({ json: json as never, meta: { values } as never });
+    } catch (err) {
+        if (err instanceof CodecError) {
+            throw err;
+        }
+        throw new CodecError(`invalid serialized value: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    for (const [path, tags] of Object.entries(values)) {
+        if ((tags as unknown[])[0] === DATE_TAG) {
+            const restored = getPath(result, path);
+            if (restored instanceof Date && Number.isNaN(restored.getTime())) {
+                throw new CodecError(`invalid DateTime value at "${path}"`, path);
+            }
+        }
+    }
+    return result;
+}
+
+/** Splits a superjson dotted path, honouring `\.` escapes. */
+export function splitPath(path: string): string[] {
+    const parts: string[] = [];
+    let current = '';
+    for (let i = 0; i < path.length; i++) {
+        const ch = path[i];
+        if (ch === '\\' && i + 1 < path.length) {
+            current += path[++i];
+        } else if (ch === '.') {
+            parts.push(current);
+            current = '';
+        } else {
+            current += ch;
+        }
+    }
+    parts.push(current);
+    return parts;
+}
+
+/** Reads a value at a dotted path; own properties only. */
+export function getPath(root: unknown, path: string): unknown {
+    let current: unknown = root;
+    for (const key of splitPath(path)) {
+        if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) {
+            return undefined;
+        }
+        current = (current as Record<string, unknown>)[key];
+    }
+    return current;
+}

@@ -1,0 +1,171 @@
+import type { FieldInfo, ModelMeta } from '@zenstackhq/runtime';
+import { lowerCaseFirst } from 'lower-case-first';
+
+/** Scalar kinds the handlers treat differently; every enum is `Enum`. */
+export type ScalarKind =
+    | 'String'
+    | 'Int'
+    | 'Float'
+    | 'Boolean'
+    | 'DateTime'
+    | 'BigInt'
+    | 'Decimal'
+    | 'Bytes'
+    | 'Json'
+    | 'Enum'
+    | 'Unsupported';
+
+const BUILTIN_KINDS = new Set<string>(['String', 'Int', 'Float', 'Boolean', 'DateTime', 'BigInt', 'Decimal', 'Bytes', 'Json']);
+
+/** Kinds whose values do not survive plain JSON and need serialization metadata. */
+export const COMPLEX_KINDS: ReadonlySet<ScalarKind> = new Set<ScalarKind>(['DateTime', 'BigInt', 'Decimal', 'Bytes']);
+
+export interface ScalarField {
+    name: string;
+    /** The type as written in the schema (`Int`, `Role`, …). */
+    type: string;
+    kind: ScalarKind;
+    isArray: boolean;
+    isOptional: boolean;
+    isId: boolean;
+    isForeignKey: boolean;
+    isAutoIncrement: boolean;
+    /** For a foreign key: the relation field it belongs to. */
+    relationField?: string;
+    info: FieldInfo;
+}
+
+export interface RelationField {
+    name: string;
+    /** The related model's name as written in the schema (`User`). */
+    targetName: string;
+    /** The related model's key in the model metadata (`user`). */
+    targetKey: string;
+    /** To-many relationship. */
+    isArray: boolean;
+    isOptional: boolean;
+    /** This side holds the foreign key(s). */
+    isOwner: boolean;
+    /** For the owning side: related (referenced) field → local foreign key field. */
+    foreignKeyMapping?: Record<string, string>;
+    backLink?: string;
+    info: FieldInfo;
+}
+
+export interface ModelDef {
+    /** The model name as written in the schema (`PostComment`). */
+    name: string;
+    /** Its key in the model metadata and on the client: first letter lower-cased (`postComment`). */
+    key: string;
+    fields: ReadonlyMap<string, ScalarField | RelationField>;
+    scalars: ReadonlyMap<string, ScalarField>;
+    relations: ReadonlyMap<string, RelationField>;
+    /** The `@id` field, or the fields of `@@id`, in declaration order. */
+    idFields: readonly ScalarField[];
+    /** Scalars whose values need serialization metadata (DateTime, BigInt, Decimal, Bytes). */
+    complexScalars: readonly ScalarField[];
+    /** Unique constraints by name (includes the id). */
+    uniqueConstraints: Readonly<Record<string, { name: string; fields: string[] }>>;
+}
+
+export interface ModelRegistry {
+    readonly modelMeta: ModelMeta;
+    /** By metadata key (`post`). */
+    readonly models: ReadonlyMap<string, ModelDef>;
+    /** By schema name (`Post`). */
+    readonly byName: ReadonlyMap<string, ModelDef>;
+    /** Finds a model from a URL segment: `post` or `Post`. Never consults object prototypes. */
+    find(segment: string): ModelDef | undefined;
+}
+
+export function isRelation(field: ScalarField | RelationField): field is RelationField {
+    return 'targetKey' in field;
+}
+
+function scalarKind(field: FieldInfo): ScalarKind {
+    if (BUILTIN_KINDS.has(field.type)) {
+        return field.type as ScalarKind;
+    }
+    if (field.type === 'Unsupported') {
+        return 'Unsupported';
+    }
+    return 'Enum';
+}
+
+function buildModel(key: string, meta: ModelMeta): ModelDef {
+    const info = meta.models[key];
+    const fields = new Map<string, ScalarField | RelationField>();
+    const scalars = new Map<string, ScalarField>();
+    const relations = new Map<string, RelationField>();
+
+    for (const [name, field] of Object.entries(info.fields)) {
+        if (field.isDataModel) {
+            const rel: RelationField = {
+                name,
+                targetName: field.type,
+                targetKey: lowerCaseFirst(field.type),
+                isArray: !!field.isArray,
+                isOptional: !!field.isOptional,
+                isOwner: !!field.isRelationOwner,
+                foreignKeyMapping: field.foreignKeyMapping,
+                backLink: field.backLink,
+                info: field,
+            };
+            relations.set(name, rel);
+            fields.set(name, rel);
+        } else if (!field.isTypeDef) {
+            const scalar: ScalarField = {
+                name,
+                type: field.type,
+                kind: scalarKind(field),
+                isArray: !!field.isArray,
+                isOptional: !!field.isOptional,
+                isId: !!field.isId,
+                isForeignKey: !!field.isForeignKey,
+                isAutoIncrement: !!field.isAutoIncrement,
+                relationField: field.relationField,
+                info: field,
+            };
+            scalars.set(name, scalar);
+            fields.set(name, scalar);
+        }
+    }
+
+    const idFields = [...scalars.values()].filter((f) => f.isId);
+    const complexScalars = [...scalars.values()].filter((f) => COMPLEX_KINDS.has(f.kind));
+
+    return {
+        name: info.name,
+        key,
+        fields,
+        scalars,
+        relations,
+        idFields,
+        complexScalars,
+        uniqueConstraints: info.uniqueConstraints ?? {},
+    };
+}
+
+const cache = new WeakMap<ModelMeta, ModelRegistry>();
+
+/** The registry for a model metadata object, derived once and cached for the life of that object. */
+export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
+    let registry = cache.get(modelMeta);
+    if (!registry) {
+        const models = new Map<string, ModelDef>();
+        const byName = new Map<string, ModelDef>();
+        for (const key of Object.keys(modelMeta.models)) {
+            const def = buildModel(key, modelMeta);
+            models.set(key, def);
+            byName.set(def.name, def);
+        }
+        registry = {
+            modelMeta,
+            models,
+            byName,
+            find: (segment) => models.get(segment) ?? byName.get(segment) ?? models.get(lowerCaseFirst(segment)),
+        };
+        cache.set(modelMeta, registry);
+    }
+    return registry;
+}

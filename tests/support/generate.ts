@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * Generates a ZModel into an isolated folder under `.zenstack-test/<hash>` (inside the project so
+ * that the generated code resolves `@prisma/client` and `@zenstackhq/runtime` from our node_modules):
+ * its own Prisma client, ZenStack output (transpiled to CommonJS) and the DDL script. Cached by the
+ * hash of the schema text, provider and tool versions; safe when several jest workers race.
+ */
+
+export type Provider = 'sqlite' | 'postgresql';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '../..');
+const CACHE_ROOT = path.join(PROJECT_ROOT, '.zenstack-test');
+const GENERATOR_VERSION = '1';
+
+export interface GeneratedSchema {
+    dir: string;
+    provider: Provider;
+    /** DDL that creates every table on an empty database. */
+    ddl: string;
+}
+
+/** Removes datasource, generator and plugin blocks: the helper writes its own. */
+export function stripConfigBlocks(zmodel: string): string {
+    return zmodel.replace(/^\s*(datasource|generator|plugin)\s+\w+\s*\{[^}]*\}/gm, '');
+}
+
+function header(dir: string, provider: Provider): string {
+    const url = provider === 'sqlite' ? 'file:./unused.db' : 'postgresql://postgres@127.0.0.1:5432/unused';
+    return `
+datasource db {
+  provider = "${provider}"
+  url      = "${url}"
+}
+
+generator client {
+  provider        = "prisma-client-js"
+  engineType      = "client"
+  previewFeatures = ["driverAdapters", "queryCompiler"]
+  output          = "${dir}/prisma-client"
+}
+
+plugin prisma {
+  provider = '@core/prisma'
+  output   = '${dir}/schema.prisma'
+}
+
+plugin zod {
+  provider = '@core/zod'
+}
+`;
+}
+
+function transpileTree(dir: string): void {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+            transpileTree(full);
+        } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+            const out = ts.transpileModule(fs.readFileSync(full, 'utf8'), {
+                compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
+                fileName: full,
+            });
+            fs.writeFileSync(full.replace(/\.ts$/, '.js'), out.outputText);
+        }
+    }
+}
+
+function run(args: string[]): string {
+    return execFileSync(process.execPath, args, {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ZENSTACK_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', CHECKPOINT_DISABLE: '1' },
+        maxBuffer: 64 * 1024 * 1024,
+    });
+}
+
+export function schemaHash(zmodel: string, provider: Provider): string {
+    return createHash('sha256').update(`${GENERATOR_VERSION}\n${provider}\n${stripConfigBlocks(zmodel)}`).digest('hex').slice(0, 16);
+}
+
+/** Generates (or reuses) the artifacts of a schema for a provider. */
+export function generateSchema(zmodel: string, provider: Provider = 'sqlite'): GeneratedSchema {
+    const hash = schemaHash(zmodel, provider);
+    const finalDir = path.join(CACHE_ROOT, `${provider}-${hash}`);
+    const ddlFile = path.join(finalDir, 'schema.sql');
+    if (fs.existsSync(ddlFile)) {
+        return { dir: finalDir, provider, ddl: fs.readFileSync(ddlFile, 'utf8') };
+    }
+
+    const workDir = path.join(CACHE_ROOT, `tmp-${hash}-${process.pid}-${randomBytes(4).toString('hex')}`);
+    fs.mkdirSync(workDir, { recursive: true });
+    // paths baked into the generated code must be the final ones: generate with the final dir name
+    // in the schema, in a temporary folder, then move the folder into place
+    const text = header(finalDir, provider) + stripConfigBlocks(zmodel);
+    const schemaFile = path.join(workDir, 'schema.zmodel');
+    fs.writeFileSync(schemaFile, text.split(finalDir).join(workDir));
+    try {
+        run([
+            path.join(PROJECT_ROOT, 'node_modules/zenstack/bin/cli'),
+            'generate',
+            '--schema',
+            schemaFile,
+            '--output',
+            path.join(workDir, 'zenstack'),
+            '--no-version-check',
+            '--offline',
+        ]);
+    } catch (err) {
+        const e = err as { stdout?: string; stderr?: string };
+        throw new Error(`zenstack generate failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    }
+    const ddl = run([
+        path.join(PROJECT_ROOT, 'node_modules/prisma/build/index.js'),
+        'migrate',
+        'diff',
+        '--from-empty',
+        '--to-schema-datamodel',
+        path.join(workDir, 'schema.prisma'),
+        '--script',
+    ]);
+    // the generated sources import the client by absolute path: point them at the final folder
+    for (const file of walk(path.join(workDir, 'zenstack'))) {
+        const content = fs.readFileSync(file, 'utf8');
+        if (content.includes(workDir)) {
+            fs.writeFileSync(file, content.split(workDir).join(finalDir));
+        }
+    }
+    transpileTree(path.join(workDir, 'zenstack'));
+    fs.writeFileSync(path.join(workDir, 'schema.sql'), ddl);
+    try {
+        fs.renameSync(workDir, finalDir);
+    } catch {
+        // another worker finished first: keep its copy
+        fs.rmSync(workDir, { recursive: true, force: true });
+    }
+    return { dir: finalDir, provider, ddl: fs.readFileSync(ddlFile, 'utf8') };
+}
+
+function* walk(dir: string): Generator<string> {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+            yield* walk(full);
+        } else {
+            yield full;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import type { DbClientContract, ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateSchema, PROJECT_ROOT, type Provider } from './generate';
+import { pgAdminQuery, PG_URL_BASE } from './postgres';
+import { BLOG_SCHEMA_TEXT } from './blog-text';
+
+export type { Provider } from './generate';
+
+/** The project's own schema (the demo's blog). */
+export const BLOG_SCHEMA = BLOG_SCHEMA_TEXT;
+
+/** What a test gets: a raw client, an enhancer, and the generated metadata. */
+export interface TestSchema {
+    provider: Provider;
+    /** The raw (unenhanced) Prisma client: seed and inspect data with it, bypassing policies. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    prisma: any;
+    /** The policy-enforcing client for a user (`undefined` = anonymous). */
+    enhance: (user?: Record<string, unknown>) => DbClientContract;
+    modelMeta: ModelMeta;
+    zodSchemas: ZodSchemas;
+    /** Disconnects and removes the database. */
+    cleanup: () => Promise<void>;
+}
+
+export interface LoadOptions {
+    provider?: Provider;
+}
+
+const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
+
+/**
+ * Generates `zmodel` (cached by hash), creates a fresh database with its tables and returns the
+ * clients. Each call gets its own database: a SQLite file copied from a per-schema template, or
+ * a new PostgreSQL database.
+ */
+export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
+    const provider = options.provider ?? 'sqlite';
+    const gen = generateSchema(zmodel, provider);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { PrismaClient } = require(path.join(gen.dir, 'prisma-client'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { enhance } = require(path.join(gen.dir, 'zenstack', 'enhance.js'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const modelMeta = require(path.join(gen.dir, 'zenstack', 'model-meta.js')).default as ModelMeta;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const zodSchemas = require(path.join(gen.dir, 'zenstack', 'zod', 'index.js')) as ZodSchemas;
+
+    const id = randomBytes(6).toString('hex');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let prisma: any;
+    let dropDb: () => Promise<void>;
+
+    if (provider === 'sqlite') {
+        fs.mkdirSync(SQLITE_DIR, { recursive: true });
+        const template = path.join(gen.dir, 'template.db');
+        if (!fs.existsSync(template)) {
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            const Database = require('better-sqlite3');
+            const tmp = `${template}.${process.pid}.${id}`;
+            const db = new Database(tmp);
+            db.exec(gen.ddl);
+            db.close();
+            fs.renameSync(tmp, template);
+        }
+        const file = path.join(SQLITE_DIR, `${id}.db`);
+        fs.copyFileSync(template, file);
+        const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
+        prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
+        dropDb = async () => {
+            for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+                fs.rmSync(f, { force: true });
+            }
+        };
+    } else {
+        const dbName = `zsapi_test_${id}`;
+        await pgAdminQuery(`CREATE DATABASE "${dbName}"`);
+        const { Client } = await import('pg');
+        const client = new Client({ connectionString: `${PG_URL_BASE}/${dbName}` });
+        await client.connect();
+        try {
+            await client.query(gen.ddl);
+        } finally {
+            await client.end();
+        }
+        const { PrismaPg } = await import('@prisma/adapter-pg');
+        prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: `${PG_URL_BASE}/${dbName}` }) });
+        dropDb = async () => {
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+        };
+    }
+
+    return {
+        provider,
+        prisma,
+        enhance: (user) => enhance(prisma, user ? { user } : {}),
+        modelMeta,
+        zodSchemas,
+        cleanup: async () => {
+            await prisma.$disconnect();
+            await dropDb();
+        },
+    };
+}
