@@ -1,0 +1,99 @@
+import type { Response } from '../../types';
+import { classifyError, type ErrorKind } from '../common/errors';
+import { describeError, log } from '../common/logger';
+import type { LoggerConfig } from '../../types';
+
+/** Headers of every JSON:API response. */
+export const JSONAPI_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/vnd.api+json' });
+export const JSONAPI_VERSION = Object.freeze({ version: '1.1' });
+
+/** The error codes this handler uses, with their status and title. */
+export const REST_ERRORS = {
+    'unsupported-model': { status: 404, title: 'Unsupported model type' },
+    'not-found': { status: 404, title: 'Resource not found' },
+    'unsupported-relationship': { status: 404, title: 'Unsupported relationship' },
+    'invalid-path': { status: 400, title: 'The request path is invalid' },
+    'invalid-verb': { status: 400, title: 'The HTTP verb is not supported' },
+    'invalid-id': { status: 400, title: 'Invalid resource id' },
+    'invalid-filter': { status: 400, title: 'Invalid filter' },
+    'invalid-value': { status: 400, title: 'Invalid value' },
+    'invalid-sort': { status: 400, title: 'Invalid sort' },
+    'invalid-include': { status: 400, title: 'Invalid include' },
+    'invalid-fields': { status: 400, title: 'Invalid sparse fieldset' },
+    'invalid-page': { status: 400, title: 'Invalid page parameter' },
+    'unknown-parameter': { status: 400, title: 'Unsupported query parameter' },
+    'unsupported-feature': { status: 400, title: 'Not supported by this database' },
+    'invalid-payload': { status: 400, title: 'Invalid payload' },
+    'type-conflict': { status: 409, title: 'Resource type does not match the endpoint' },
+    'id-conflict': { status: 409, title: 'Resource id does not match the URL' },
+    'validation-error': { status: 422, title: 'Invalid data' },
+    forbidden: { status: 403, title: 'Forbidden' },
+    'unique-violation': { status: 409, title: 'Unique constraint violated' },
+    'orm-error': { status: 400, title: 'Data layer error' },
+    'service-unavailable': { status: 503, title: 'Service unavailable' },
+    'unknown-error': { status: 500, title: 'Unknown error' },
+} as const;
+
+export type RestErrorCode = keyof typeof REST_ERRORS;
+
+/** Optional members of a JSON:API error object. */
+export interface RestErrorExtra {
+    /** `{ pointer }` into the request body or `{ parameter }` naming a query parameter. */
+    source?: { pointer?: string; parameter?: string };
+    ormCode?: string;
+    reason?: string;
+    meta?: Record<string, unknown>;
+}
+
+/** Thrown by any REST step for a request it rejects; rendered by `renderError`. */
+export class RestError extends Error {
+    constructor(
+        readonly code: RestErrorCode,
+        readonly detail: string,
+        readonly extra: RestErrorExtra = {},
+    ) {
+        super(detail);
+        this.name = 'RestError';
+    }
+}
+
+/** A JSON:API error document response. */
+export function errorResponse(code: RestErrorCode, detail: string, extra: RestErrorExtra = {}): Response {
+    const { status, title } = REST_ERRORS[code];
+    const error: Record<string, unknown> = { status, code, title, detail };
+    if (extra.source) error.source = extra.source;
+    if (extra.ormCode) error.ormCode = extra.ormCode;
+    if (extra.reason) error.reason = extra.reason;
+    if (extra.meta) error.meta = extra.meta;
+    return { status, body: { errors: [error], jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+}
+
+const KIND_TO_CODE: Record<ErrorKind, RestErrorCode> = {
+    'bad-request': 'invalid-payload',
+    validation: 'invalid-payload',
+    'data-validation': 'validation-error',
+    policy: 'forbidden',
+    'not-readable': 'forbidden',
+    'not-found': 'not-found',
+    unique: 'unique-violation',
+    orm: 'orm-error',
+    unavailable: 'service-unavailable',
+    unknown: 'unknown-error',
+};
+
+/** Renders anything thrown while serving a request; logs what the client does not see. */
+export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response {
+    if (err instanceof RestError) {
+        return errorResponse(err.code, err.detail, err.extra);
+    }
+    const classified = classifyError(err);
+    const code = KIND_TO_CODE[classified.kind];
+    if (classified.kind === 'unknown' || classified.kind === 'unavailable' || classified.kind === 'orm') {
+        log(logger, 'error', describeError(err), code);
+    }
+    const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
+    if (classified.issues) {
+        extra.meta = { issues: classified.issues };
+    }
+    return errorResponse(code, classified.message, extra);
+}

@@ -1,0 +1,41 @@
+import type { RequestContext, Response } from '../../types';
+import { resolveModelMeta } from '../common/defaults';
+import { renderError } from './errors';
+import { normalizeOptions, type RestApiHandlerOptions } from './options';
+import type { RestRequest } from './request';
+import { matchRoute, selectOperation } from './router';
+import { restSchemaCache } from './schema';
+
+/**
+ * Creates the JSON:API (v1.1) handler. Options are validated here, once; per-model metadata is
+ * derived once per `modelMeta` and reused by every request.
+ */
+export function RestApiHandler(options: RestApiHandlerOptions): (ctx: RequestContext) => Promise<Response> {
+    const config = normalizeOptions(options);
+    const schemaFor = restSchemaCache(config);
+
+    return async function handleRestRequest(ctx: RequestContext): Promise<Response> {
+        const logger = ctx.logger;
+        try {
+            const schema = schemaFor(resolveModelMeta(ctx.modelMeta));
+            const method = String(ctx.method ?? '').toUpperCase();
+            const route = matchRoute(schema, ctx.path ?? '');
+            const operation = selectOperation(route, method);
+            const req: RestRequest = {
+                method,
+                route,
+                path: ctx.path,
+                query: ctx.query ?? {},
+                body: ctx.requestBody,
+                prisma: ctx.prisma,
+                schema,
+                config,
+                logger,
+                zodSchemas: ctx.zodSchemas,
+            };
+            return await operation(req);
+        } catch (err) {
+            return renderError(err, logger);
+        }
+    };
+}

@@ -1,0 +1,103 @@
+import { CodecError, decodeBigInt, decodeDate, decodeDecimal } from '../common/codec';
+import type { ScalarField } from '../common/model-registry';
+import { RestError } from './errors';
+import type { RestModel } from './schema';
+
+const INT = /^-?\d+$/;
+
+/** Converts one id value from a URL or a resource identifier (string or number) to its field's type. */
+export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string): unknown {
+    const where = pointer ? { source: { pointer } } : {};
+    const bad = (): never => {
+        throw new RestError('invalid-id', `invalid value for id field "${field.name}"`, where);
+    };
+    if (typeof raw !== 'string' && typeof raw !== 'number') {
+        return bad();
+    }
+    const text = String(raw);
+    try {
+        switch (field.kind) {
+            case 'Int': {
+                if (!INT.test(text)) return bad();
+                const n = Number(text);
+                return Number.isSafeInteger(n) ? n : bad();
+            }
+            case 'Float': {
+                const n = Number(text);
+                return text.trim() !== '' && Number.isFinite(n) ? n : bad();
+            }
+            case 'BigInt':
+                return decodeBigInt(text);
+            case 'Decimal':
+                return decodeDecimal(text);
+            case 'DateTime':
+                return decodeDate(text);
+            case 'Boolean':
+                return text === 'true' ? true : text === 'false' ? false : bad();
+            default:
+                return text;
+        }
+    } catch (err) {
+        if (err instanceof CodecError) return bad();
+        throw err;
+    }
+}
+
+/** The unique `where` of a resource from its id as found in a URL or identifier. */
+export function whereById(model: RestModel, id: unknown, divider: string, pointer?: string): Record<string, unknown> {
+    const fields = model.idFields;
+    if (fields.length === 1) {
+        return { [fields[0].name]: parseIdValue(fields[0], id, pointer) };
+    }
+    if (typeof id !== 'string') {
+        throw new RestError('invalid-id', `a ${model.type} id is a compound value joined with "${divider}"`, pointer ? { source: { pointer } } : {});
+    }
+    const parts = id.split(divider);
+    if (parts.length !== fields.length) {
+        throw new RestError('invalid-id', `a ${model.type} id has ${fields.length} parts joined with "${divider}"`, pointer ? { source: { pointer } } : {});
+    }
+    const compound: Record<string, unknown> = {};
+    fields.forEach((f, i) => {
+        compound[f.name] = parseIdValue(f, parts[i], pointer);
+    });
+    return { [compoundIdName(model)]: compound };
+}
+
+/** Prisma's name of the compound id input: the `@@id`'s unique constraint name (default `a_b`). */
+function compoundIdName(model: RestModel): string {
+    const names = model.idFields.map((f) => f.name);
+    for (const c of Object.values(model.def.uniqueConstraints)) {
+        if (c.fields.length === names.length && c.fields.every((f, i) => f === names[i])) {
+            return c.name;
+        }
+    }
+    return names.join('_');
+}
+
+/** The `id` member of a record: the value itself for one field (numbers stay numbers), joined for compound ids. */
+export function formatId(model: RestModel, record: Record<string, unknown>, divider: string): string | number {
+    const fields = model.idFields;
+    if (fields.length === 1) {
+        return idPart(record[fields[0].name]) as string | number;
+    }
+    return fields.map((f) => String(idPart(record[f.name]))).join(divider);
+}
+
+function idPart(value: unknown): unknown {
+    if (typeof value === 'number' || typeof value === 'string') return value;
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Date) return value.toISOString();
+    return String(value);
+}
+
+/** `select` of just the id fields of a model (cached per model). */
+const idSelectCache = new WeakMap<RestModel, Record<string, true>>();
+export function idSelect(model: RestModel): Record<string, true> {
+    let select = idSelectCache.get(model);
+    if (!select) {
+        select = {};
+        for (const f of model.idFields) select[f.name] = true;
+        idSelectCache.set(model, select);
+    }
+    return select;
+}

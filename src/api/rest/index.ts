@@ -1,0 +1,5 @@
+import { RestApiHandler } from './handler';
+
+export { RestApiHandler };
+export type { RestApiHandlerOptions } from './options';
+export default RestApiHandler;

@@ -1,0 +1,83 @@
+import type { Response } from '../../types';
+import { RestError } from './errors';
+import * as read from './operations/read';
+import * as write from './operations/write';
+import type { RestRequest, RouteKind, RouteMatch } from './request';
+import type { RestSchema } from './schema';
+
+type Operation = (req: RestRequest) => Promise<Response>;
+
+/** Route kind × method → operation. PUT and PATCH are the same (spec §4 rule 1). */
+const ROUTES: Record<RouteKind, Partial<Record<string, Operation>>> = {
+    collection: { GET: read.listResources, POST: write.createResource },
+    resource: { GET: read.fetchResource, PATCH: write.updateResource, PUT: write.updateResource, DELETE: write.deleteResource },
+    related: { GET: read.fetchRelated, PATCH: write.replaceRelationship, PUT: write.replaceRelationship },
+    relatedById: { GET: read.fetchRelatedById },
+    relationship: {
+        GET: read.fetchRelationship,
+        POST: write.addToRelationship,
+        PATCH: write.replaceRelationship,
+        PUT: write.replaceRelationship,
+        DELETE: write.removeFromRelationship,
+    },
+};
+
+function decodeSegment(segment: string): string {
+    try {
+        return decodeURIComponent(segment);
+    } catch {
+        throw new RestError('invalid-path', 'the request path is not valid percent-encoding');
+    }
+}
+
+/** Splits and decodes a path; tolerates leading, trailing and doubled slashes. */
+export function splitPath(path: string): string[] {
+    const out: string[] = [];
+    for (const part of path.split('/')) {
+        if (part.length > 0) out.push(decodeSegment(part));
+    }
+    return out;
+}
+
+/** Resolves a path to a route; throws RestError for unknown types, relationships and shapes. */
+export function matchRoute(schema: RestSchema, path: string): RouteMatch {
+    const segments = splitPath(path);
+    if (segments.length === 0 || segments.length > 4) {
+        throw new RestError('invalid-path', 'the path must be /:type, /:type/:id, /:type/:id/:relationship or /:type/:id/relationships/:relationship');
+    }
+    const [type, id] = segments;
+    const model = schema.byType.get(type);
+    if (!model) {
+        throw new RestError('unsupported-model', `model "${type}" does not exist`);
+    }
+    if (segments.length === 1) {
+        return { kind: 'collection', model };
+    }
+    if (segments.length === 2) {
+        return { kind: 'resource', model, id };
+    }
+    if (segments[2] === 'relationships' && segments.length === 4) {
+        const relationship = model.relationships.get(segments[3]);
+        if (!relationship) {
+            throw new RestError('unsupported-relationship', `relationship "${segments[3]}" does not exist on "${model.type}"`);
+        }
+        return { kind: 'relationship', model, id, relationship };
+    }
+    const relationship = model.relationships.get(segments[2]);
+    if (!relationship) {
+        throw new RestError('unsupported-relationship', `relationship "${segments[2]}" does not exist on "${model.type}"`);
+    }
+    if (segments.length === 3) {
+        return { kind: 'related', model, id, relationship };
+    }
+    return { kind: 'relatedById', model, id, relationship, relatedId: segments[3] };
+}
+
+/** The operation serving a route and method, or a RestError. */
+export function selectOperation(route: RouteMatch, method: string): Operation {
+    const op = ROUTES[route.kind][method];
+    if (!op) {
+        throw new RestError('invalid-verb', `${method} is not supported on this path`);
+    }
+    return op;
+}

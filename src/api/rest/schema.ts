@@ -1,0 +1,105 @@
+import type { ModelMeta } from '@zenstackhq/runtime';
+import { getModelRegistry, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
+import type { RestConfig } from './options';
+
+/** A relationship of a resource type, with its target resolved. */
+export interface RestRelationship {
+    name: string;
+    field: RelationField;
+    /** To-many. */
+    isArray: boolean;
+    /** Resolved lazily (types refer to each other). */
+    readonly target: RestModel;
+}
+
+/** Everything the REST handler needs about one model, derived once per modelMeta. */
+export interface RestModel {
+    def: ModelDef;
+    /** Resource type name (`post`, `postComment`, or the mapped name). */
+    type: string;
+    /** Prisma client delegate key (`post`). */
+    key: string;
+    idFields: readonly ScalarField[];
+    /** Scalar fields that are attributes: every scalar but the id fields. */
+    attributes: ReadonlyMap<string, ScalarField>;
+    relationships: ReadonlyMap<string, RestRelationship>;
+    /** `{endpoint}/{type}/`: prefix of every resource link of this type. */
+    linkPrefix: string;
+}
+
+export interface RestSchema {
+    modelMeta: ModelMeta;
+    /** By model key (`post`). */
+    byKey: ReadonlyMap<string, RestModel>;
+    /** By resource type name. */
+    byType: ReadonlyMap<string, RestModel>;
+}
+
+function typeNameOf(def: ModelDef, mapping: Readonly<Record<string, string>>): string {
+    const mapped = Object.prototype.hasOwnProperty.call(mapping, def.name)
+        ? mapping[def.name]
+        : Object.prototype.hasOwnProperty.call(mapping, def.key)
+          ? mapping[def.key]
+          : undefined;
+    return mapped ?? def.key;
+}
+
+/** Builds the REST view of a model metadata object for one handler's options. */
+export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestSchema {
+    const registry = getModelRegistry(modelMeta);
+    const byKey = new Map<string, RestModel>();
+    const byType = new Map<string, RestModel>();
+
+    for (const def of registry.models.values()) {
+        const type = typeNameOf(def, config.modelNameMapping);
+        const attributes = new Map<string, ScalarField>();
+        for (const [name, field] of def.scalars) {
+            if (!field.isId) {
+                attributes.set(name, field);
+            }
+        }
+        const relationships = new Map<string, RestRelationship>();
+        for (const [name, field] of def.relations) {
+            relationships.set(name, {
+                name,
+                field,
+                isArray: field.isArray,
+                get target(): RestModel {
+                    const target = byKey.get(field.targetKey);
+                    if (!target) {
+                        throw new Error(`relation target model not found: ${field.targetName}`);
+                    }
+                    return target;
+                },
+            });
+        }
+        const model: RestModel = {
+            def,
+            type,
+            key: def.key,
+            idFields: def.idFields,
+            attributes,
+            relationships,
+            linkPrefix: `${config.endpoint}/${encodeURIComponent(type)}/`,
+        };
+        byKey.set(def.key, model);
+        if (byType.has(type)) {
+            throw new Error(`RestApiHandler: two models map to the resource type "${type}"`);
+        }
+        byType.set(type, model);
+    }
+    return { modelMeta, byKey, byType };
+}
+
+/** Caches the REST schema per modelMeta for one handler (its options are fixed). */
+export function restSchemaCache(config: RestConfig): (modelMeta: ModelMeta) => RestSchema {
+    const cache = new WeakMap<ModelMeta, RestSchema>();
+    return (modelMeta) => {
+        let schema = cache.get(modelMeta);
+        if (!schema) {
+            schema = buildRestSchema(modelMeta, config);
+            cache.set(modelMeta, schema);
+        }
+        return schema;
+    };
+}
