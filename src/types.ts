@@ -16,7 +16,10 @@ export type RequestContext = {
     /** The enhanced (policy-enforcing) client made for this request; the handler uses nothing else. */
     prisma: DbClientContract;
     method: string;
-    /** The path after the mount point, e.g. `/post/findMany` or `/post/1/comments`. */
+    /**
+     * The path after the mount point, e.g. `/post/findMany` or `/post/1/comments`, still percent-encoded as in
+     * the URL: handlers decode each segment themselves (so an id containing `%2F` stays one segment).
+     */
     path: string;
     /** Query parameters; repeated keys arrive as arrays. */
     query?: Record<string, string | string[]>;
@@ -36,7 +39,17 @@ export type Response = {
     headers?: Record<string, string>;
 };
 
-export type HandleRequestFn = (req: RequestContext) => Promise<Response>;
+/**
+ * Renders an error that an adapter detects before the handler runs (an unparsable body: 400, a body over the
+ * size limit: 413, `getPrisma` failing: 401/500 …) in the handler's protocol format. Handlers built by this
+ * package expose it as `handler.renderError`; adapters fall back to `{ error: { message } }` without it.
+ */
+export type RenderErrorFn = (status: number, message: string) => Response;
+
+export type HandleRequestFn = ((req: RequestContext) => Promise<Response>) & {
+    /** See {@link RenderErrorFn}; optional, so any plain function is a valid handler. */
+    renderError?: RenderErrorFn;
+};
 
 /** Options every adapter accepts. */
 export interface AdapterBaseOptions {
