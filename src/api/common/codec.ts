@@ -26,6 +26,46 @@ export const BIGINT_TAG = 'bigint';
 export const DECIMAL_TAG = ['custom', 'Decimal'] as const;
 export const BYTES_TAG = ['custom', 'Bytes'] as const;
 
+/**
+ * Prisma's three Json null markers (`Prisma.DbNull`, `Prisma.JsonNull`, `Prisma.AnyNull`), tagged
+ * `["custom","DbNull"]` etc. A database NULL and a JSON `null` value are different things in a
+ * Json column; plain JSON cannot say which one is meant, these tags can.
+ */
+export const JSON_NULL_NAMES = ['DbNull', 'JsonNull', 'AnyNull'] as const;
+export type JsonNullName = (typeof JSON_NULL_NAMES)[number];
+const JSON_NULL_NAME_SET: ReadonlySet<string> = new Set(JSON_NULL_NAMES);
+
+/** The Json null marker a tag list names (`[["custom","DbNull"]]` → `DbNull`), if any. */
+export function jsonNullTagName(tags: unknown): JsonNullName | undefined {
+    if (!Array.isArray(tags) || tags.length !== 1) {
+        return undefined;
+    }
+    const tag = tags[0];
+    if (Array.isArray(tag) && tag.length === 2 && tag[0] === 'custom' && typeof tag[1] === 'string' && JSON_NULL_NAME_SET.has(tag[1])) {
+        return tag[1] as JsonNullName;
+    }
+    return undefined;
+}
+
+/**
+ * Recognises a Prisma Json null marker object from any copy of the Prisma runtime (they are
+ * instances of the runtime's `NullTypes` classes; there is no shared class to test against).
+ */
+export function jsonNullNameOf(value: object): JsonNullName | undefined {
+    const marker = value as { _getNamespace?: unknown; _getName?: unknown };
+    if (typeof marker._getNamespace !== 'function' || typeof marker._getName !== 'function') {
+        return undefined;
+    }
+    try {
+        const name: unknown = (marker._getName as () => unknown).call(value);
+        return (marker._getNamespace as () => unknown).call(value) === 'NullTypes' && typeof name === 'string' && JSON_NULL_NAME_SET.has(name)
+            ? (name as JsonNullName)
+            : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const BIGINT_STRING = /^[+-]?\d+$/;
@@ -136,6 +176,14 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             found = true;
             return (v as Decimal).toString();
         }
+        if (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
+            const nullName = jsonNullNameOf(v);
+            if (nullName) {
+                values[path] = [['custom', nullName]];
+                found = true;
+                return null;
+            }
+        }
         if (Array.isArray(v)) {
             let out: unknown[] | undefined;
             for (let i = 0; i < v.length; i++) {
@@ -177,11 +225,44 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export interface DeserializeOptions {
+    /**
+     * Supplies the value for a Json null marker tagged `["custom","DbNull"|"JsonNull"|"AnyNull"]`
+     * (typically the matching `Prisma.*Null` object of the client's runtime). Without it such
+     * tags are rejected with a CodecError. The JSON value at a tagged path must be `null` or the
+     * marker's name.
+     */
+    jsonNull?: (name: JsonNullName, path: string) => unknown;
+}
+
+/** Replaces the value at an existing path, copying the objects along the way (the input is left untouched). */
+function replaceAtPath(root: unknown, parts: readonly string[], index: number, value: unknown): unknown {
+    if (index === parts.length) {
+        return value;
+    }
+    const key = parts[index];
+    if (root === null || typeof root !== 'object' || !Object.prototype.hasOwnProperty.call(root, key)) {
+        throw new CodecError(`serialization path "${parts.join('.')}" does not match a value`, parts.join('.'));
+    }
+    const child = replaceAtPath((root as Record<string, unknown>)[key], parts, index + 1, value);
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(root) ? root.slice() : { ...(root as Record<string, unknown>) };
+    (copy as Record<string, unknown>)[key] = child;
+    return copy;
+}
+
+/**
+ * Returns a copy of `root` with the value at the dotted `path` (which must exist) replaced;
+ * objects along the path are copied, the input is left untouched. Throws CodecError otherwise.
+ */
+export function replacePath(root: unknown, path: string, value: unknown): unknown {
+    return replaceAtPath(root, splitPath(path), 0, value);
+}
+
 /**
  * Restores typed values in `json` from superjson-style serialization metadata.
  * Invalid metadata or values raise a CodecError (never a 500).
  */
-export function deserializeValue(json: unknown, meta: unknown): unknown {
+export function deserializeValue(json: unknown, meta: unknown, options: DeserializeOptions = {}): unknown {
     if (meta === undefined || meta === null) {
         return json;
     }
@@ -203,9 +284,28 @@ export function deserializeValue(json: unknown, meta: unknown): unknown {
             throw new CodecError(`forbidden serialization path "${path}"`, path);
         }
     }
-    let result: unknown;
+    let typed: Record<string, unknown> = values;
+    const nulls: { path: string; name: JsonNullName }[] = [];
+    for (const [path, tags] of Object.entries(values)) {
+        const name = jsonNullTagName(tags);
+        if (name) {
+            if (!options.jsonNull) {
+                throw new CodecError(`Json null markers are not accepted here (path "${path}")`, path);
+            }
+            nulls.push({ path, name });
+        }
+    }
+    if (nulls.length > 0) {
+        typed = { ...values };
+        for (const { path } of nulls) {
+            delete typed[path];
+        }
+    }
+    let result: unknown = json;
     try {
-        result = superjson.deserialize({ json: json as never, meta: { values } as never });
+        if (Object.keys(typed).length > 0) {
+            result = superjson.deserialize({ json: json as never, meta: { values: typed } as never });
+        }
     } catch (err) {
         if (err instanceof CodecError) {
             throw err;
@@ -219,6 +319,17 @@ export function deserializeValue(json: unknown, meta: unknown): unknown {
                 throw new CodecError(`invalid DateTime value at "${path}"`, path);
             }
         }
+    }
+    for (const { path, name } of nulls) {
+        const current = getPath(result, path);
+        if (current === undefined) {
+            throw new CodecError(`serialization path "${path}" does not match a value`, path);
+        }
+        if (current !== null && current !== name) {
+            throw new CodecError(`the value tagged ${name} at "${path}" must be null`, path);
+        }
+        const jsonNull = options.jsonNull as NonNullable<DeserializeOptions['jsonNull']>;
+        result = replacePath(result, path, jsonNull(name, path));
     }
     return result;
 }

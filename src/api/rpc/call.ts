@@ -1,0 +1,53 @@
+import type { ZodSchemas } from '@zenstackhq/runtime';
+import { BadRequestError } from '../common/errors';
+import type { ModelDef } from '../common/model-registry';
+import { decodeArgs, type Args, type RawArgs } from './input';
+import { applyJsonNulls } from './json-nulls';
+import type { OperationSpec } from './operations';
+import { validateArgs } from './validation';
+
+/** One validated call, ready to run on a client (the request's, or a transaction's). */
+export interface PreparedCall {
+    model: ModelDef;
+    op: OperationSpec;
+    args: Args;
+}
+
+/**
+ * Turns received arguments into the client's arguments: typed values restored, zod-validated
+ * (when schemas are available), Json null markers swapped for the client runtime's objects.
+ */
+export function prepareCall(
+    prisma: unknown,
+    model: ModelDef,
+    op: OperationSpec,
+    raw: RawArgs,
+    zodSchemas: ZodSchemas | undefined,
+): PreparedCall {
+    const { args, jsonNulls } = decodeArgs(raw);
+    validateArgs(zodSchemas, model.name, op.name, args);
+    return { model, op, args: applyJsonNulls(args, jsonNulls, prisma) };
+}
+
+type ClientMethod = (args: Args) => Promise<unknown>;
+
+/**
+ * The client's method for a call. The model key comes from the schema metadata and the method
+ * name from the operation table, so nothing user-controlled is looked up on the client.
+ */
+export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec): ClientMethod {
+    const delegate = (client as Record<string, unknown> | null | undefined)?.[model.key];
+    const method = delegate && typeof delegate === 'object' ? (delegate as Record<string, unknown>)[op.name] : undefined;
+    if (typeof method !== 'function') {
+        if (op.optional) {
+            throw new BadRequestError(`operation ${op.name} is not supported by this client`);
+        }
+        throw new Error(`the client has no ${model.key}.${op.name} method`);
+    }
+    return (args) => (method as ClientMethod).call(delegate, args);
+}
+
+/** Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly) become rejections. */
+export async function runCall(client: unknown, call: PreparedCall): Promise<unknown> {
+    return clientMethod(client, call.model, call.op)(call.args);
+}

@@ -1,0 +1,76 @@
+import { classifyError, type ErrorKind } from '../common/errors';
+import { describeError, log } from '../common/logger';
+import type { LoggerConfig, Response } from '../../types';
+import { formatIssues, InputValidationError, type ValidationIssue } from './validation';
+
+/** The RPC error body: `{ error: RpcError }`. */
+export interface RpcError {
+    message: string;
+    reason?: string;
+    rejectedByPolicy?: boolean;
+    rejectedByValidation?: boolean;
+    /** The failure comes from the data layer; `code` is its error code. */
+    orm?: boolean;
+    /** Same as `orm`, for clients written against `@zenstackhq/server` 2.x (its hooks test `error.prisma`). */
+    prisma?: boolean;
+    code?: string;
+    issues?: ValidationIssue[];
+    /** In a `$transaction/sequential` answer: the index of the operation that failed. */
+    failedOperation?: number;
+}
+
+const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
+    'bad-request': 400,
+    validation: 400,
+    'data-validation': 422,
+    policy: 403,
+    'not-readable': 403,
+    'not-found': 404,
+    unique: 400,
+    orm: 400,
+    unavailable: 503,
+    unknown: 500,
+};
+
+const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
+
+/** Classifies any error once and renders it as an RPC error response; details go to the logger only. */
+export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response & { body: { error: RpcError } } {
+    if (err instanceof InputValidationError) {
+        log(logger, 'debug', `RPC arguments rejected by validation: ${err.message}`);
+        return {
+            status: 422,
+            body: { error: { message: err.message, reason: DATA_VALIDATION_VIOLATION, rejectedByValidation: true, issues: err.issues } },
+        };
+    }
+
+    const classified = classifyError(err);
+    const status = STATUS_BY_KIND[classified.kind];
+    const error: RpcError = { message: classified.message };
+
+    if (classified.kind === 'policy' || classified.kind === 'not-readable') {
+        error.rejectedByPolicy = true;
+        error.reason = classified.reason;
+    } else if (classified.kind === 'data-validation') {
+        error.rejectedByValidation = true;
+        error.reason = classified.reason ?? DATA_VALIDATION_VIOLATION;
+        const issues = formatIssues(classified.issues);
+        if (issues.length > 0) {
+            error.issues = issues;
+        }
+    } else if (classified.reason) {
+        error.reason = classified.reason;
+    }
+    if (classified.ormCode) {
+        error.orm = true;
+        error.prisma = true;
+        error.code = classified.ormCode;
+    }
+
+    if (status >= 500) {
+        log(logger, 'error', `RPC request failed: ${describeError(err)}`, classified.kind === 'unavailable' ? 'db-unavailable' : 'unexpected-error');
+    } else {
+        log(logger, 'debug', `RPC request rejected (${status} ${classified.kind}): ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { status, body: { error } };
+}

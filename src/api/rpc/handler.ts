@@ -1,0 +1,63 @@
+import { getDefaultZodSchemas, resolveModelMeta } from '../common/defaults';
+import { getModelRegistry } from '../common/model-registry';
+import type { HandleRequestFn, RequestContext, Response } from '../../types';
+import { prepareCall, runCall } from './call';
+import { renderError } from './errors';
+import { readBodyArgs, readQueryArgs } from './input';
+import { renderResult } from './output';
+import { resolveRoute } from './router';
+import { runSequentialTransaction } from './transaction';
+
+export interface RPCApiHandlerOptions {
+    /** Most operations one `$transaction/sequential` request may hold (default 100). */
+    maxTransactionOperations?: number;
+}
+
+const DEFAULT_MAX_TRANSACTION_OPERATIONS = 100;
+
+/**
+ * The zod schemas to validate with: the context's, or ZenStack's generated ones when the model
+ * metadata is the generated one too (schemas of another schema would reject valid input).
+ */
+function zodSchemasFor(ctx: RequestContext): RequestContext['zodSchemas'] {
+    if (ctx.zodSchemas) {
+        return ctx.zodSchemas;
+    }
+    return ctx.modelMeta ? undefined : getDefaultZodSchemas();
+}
+
+async function handle(ctx: RequestContext, options: Required<RPCApiHandlerOptions>): Promise<Response> {
+    const modelMeta = resolveModelMeta(ctx.modelMeta);
+    const registry = getModelRegistry(modelMeta);
+    const zodSchemas = zodSchemasFor(ctx);
+    const route = resolveRoute(registry, ctx.method, ctx.path);
+
+    if (route.kind === 'transaction') {
+        return runSequentialTransaction(ctx.prisma, ctx.requestBody, registry, zodSchemas, ctx.logger, {
+            maxOperations: options.maxTransactionOperations,
+        });
+    }
+
+    const { model, op } = route;
+    const raw = op.source === 'query' ? readQueryArgs(ctx.query) : readBodyArgs(ctx.requestBody, op.requiresArgs);
+    const call = prepareCall(ctx.prisma, model, op, raw, zodSchemas);
+    const result = await runCall(ctx.prisma, call);
+    return renderResult(result, op.status);
+}
+
+/**
+ * Creates the RPC request handler: `handle(ctx)` answers `{ status, body }` for
+ * `/<model>/<operation>` and `/$transaction/sequential`, running everything through `ctx.prisma`.
+ */
+export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequestFn {
+    const resolved: Required<RPCApiHandlerOptions> = {
+        maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
+    };
+    return async (ctx: RequestContext): Promise<Response> => {
+        try {
+            return await handle(ctx, resolved);
+        } catch (err) {
+            return renderError(err, ctx.logger);
+        }
+    };
+}

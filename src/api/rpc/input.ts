@@ -1,0 +1,225 @@
+import { deserializeValue, getPath, jsonNullTagName, type JsonNullName } from '../common/codec';
+import { BadRequestError } from '../common/errors';
+
+/**
+ * Reading an operation's arguments from a request: `q`/`meta` query parameters (GET, DELETE) or
+ * the JSON body with its optional top-level `meta` (other methods), then restoring typed values
+ * from the serialization metadata. Every failure is a BadRequestError/CodecError (400).
+ */
+
+export type Args = Record<string, unknown>;
+
+/** Arguments as received: plain JSON plus the optional superjson metadata (`meta.serialization`). */
+export interface RawArgs {
+    json: Args;
+    serialization?: Record<string, unknown>;
+}
+
+/** A Json null marker found in the arguments, by its (argument-relative) path. */
+export interface JsonNullSlot {
+    path: string;
+    name: JsonNullName;
+}
+
+/** Nesting deeper than this is refused: no real query needs it, and it protects recursive code downstream. */
+export const MAX_ARGS_DEPTH = 100;
+
+const SIMPLE_TAGS: ReadonlySet<string> = new Set(['Date', 'bigint', 'undefined', 'number']);
+const CUSTOM_TAGS: ReadonlySet<string> = new Set(['Decimal', 'Bytes', 'DbNull', 'JsonNull', 'AnyNull']);
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return false;
+    }
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Refuses `__proto__` keys (they turn into prototype changes as soon as some layer copies the
+ * object with assignment) and excessive nesting. Iterative, so hostile input cannot overflow the stack.
+ */
+export function assertSafeJson(value: unknown, what: string): void {
+    const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
+    while (stack.length > 0) {
+        const { v, depth } = stack.pop() as { v: unknown; depth: number };
+        if (v === null || typeof v !== 'object') {
+            continue;
+        }
+        if (depth > MAX_ARGS_DEPTH) {
+            throw new BadRequestError(`${what} is nested too deeply`);
+        }
+        if (Array.isArray(v)) {
+            for (const item of v) {
+                stack.push({ v: item, depth: depth + 1 });
+            }
+            continue;
+        }
+        for (const key of Object.keys(v)) {
+            if (key === '__proto__') {
+                throw new BadRequestError(`${what} must not contain a "__proto__" key`);
+            }
+            stack.push({ v: (v as Record<string, unknown>)[key], depth: depth + 1 });
+        }
+    }
+}
+
+function single(value: string | string[] | undefined, name: string): string | undefined {
+    if (Array.isArray(value)) {
+        if (value.length > 1) {
+            throw new BadRequestError(`query parameter "${name}" must be given once`);
+        }
+        return value[0];
+    }
+    return value;
+}
+
+function parseJsonText(text: string, what: string): unknown {
+    try {
+        return JSON.parse(text);
+    } catch {
+        // a client may have encoded the value twice
+        if (text.includes('%')) {
+            try {
+                return JSON.parse(decodeURIComponent(text));
+            } catch {
+                // fall through
+            }
+        }
+        throw new BadRequestError(`invalid ${what}: not valid JSON`);
+    }
+}
+
+/** `meta` must be `{ serialization?: {...} }` and nothing else. */
+function readMetaEnvelope(meta: unknown, what: string): Record<string, unknown> | undefined {
+    if (meta === undefined || meta === null) {
+        return undefined;
+    }
+    if (!isPlainObject(meta)) {
+        throw new BadRequestError(`invalid ${what}: must be an object like {"serialization": {...}}`);
+    }
+    for (const key of Object.keys(meta)) {
+        if (key !== 'serialization') {
+            throw new BadRequestError(`invalid ${what}: unexpected member "${key}", only "serialization" is allowed`);
+        }
+    }
+    const serialization = meta.serialization;
+    if (serialization === undefined || serialization === null) {
+        return undefined;
+    }
+    if (!isPlainObject(serialization)) {
+        throw new BadRequestError(`invalid ${what}: "serialization" must be an object`);
+    }
+    assertSafeJson(serialization, what);
+    return serialization;
+}
+
+/** Arguments of a GET/DELETE operation: `q` (JSON object) and optional `meta` (`{"serialization": …}`). */
+export function readQueryArgs(query: Record<string, string | string[] | undefined> | undefined): RawArgs {
+    const q = single(query?.q, 'q');
+    let json: Args = {};
+    if (q !== undefined && q !== '') {
+        const parsed = parseJsonText(q, '"q" query parameter');
+        if (!isPlainObject(parsed)) {
+            throw new BadRequestError('invalid "q" query parameter: must be a JSON object');
+        }
+        assertSafeJson(parsed, '"q" query parameter');
+        json = parsed;
+    }
+    const metaText = single(query?.meta, 'meta');
+    const serialization =
+        metaText === undefined || metaText === '' ? undefined : readMetaEnvelope(parseJsonText(metaText, '"meta" query parameter'), '"meta" query parameter');
+    return { json, serialization };
+}
+
+/** Parses a body an adapter handed over unparsed (string or bytes). */
+function normalizeBody(body: unknown): unknown {
+    if (typeof body === 'string') {
+        return body.trim() === '' ? undefined : parseJsonText(body, 'request body');
+    }
+    if (body instanceof Uint8Array) {
+        return body.byteLength === 0 ? undefined : parseJsonText(Buffer.from(body).toString('utf8'), 'request body');
+    }
+    return body;
+}
+
+/**
+ * Arguments from a JSON body object. Its optional top-level `meta` must be `{ serialization }` and
+ * is removed from the arguments handed to the client.
+ */
+export function readBodyArgs(requestBody: unknown, required: boolean, what = 'request body'): RawArgs {
+    const body = normalizeBody(requestBody);
+    if (body === undefined || body === null) {
+        if (required) {
+            throw new BadRequestError(`missing ${what}`);
+        }
+        return { json: {} };
+    }
+    if (!isPlainObject(body)) {
+        throw new BadRequestError(`invalid ${what}: must be a JSON object`);
+    }
+    assertSafeJson(body, what);
+    if (!Object.prototype.hasOwnProperty.call(body, 'meta')) {
+        return { json: body };
+    }
+    const { meta, ...json } = body;
+    return { json, serialization: readMetaEnvelope(meta, `"meta" of the ${what}`) };
+}
+
+function isAllowedTag(tags: unknown): boolean {
+    if (!Array.isArray(tags) || tags.length !== 1) {
+        return false;
+    }
+    const tag = tags[0];
+    if (typeof tag === 'string') {
+        return SIMPLE_TAGS.has(tag);
+    }
+    return Array.isArray(tag) && tag.length === 2 && tag[0] === 'custom' && typeof tag[1] === 'string' && CUSTOM_TAGS.has(tag[1]);
+}
+
+/**
+ * Checks every tagged path and makes it relative to the arguments: a path that does not resolve
+ * in the arguments but does inside `data` (the spec's example: `bytes` for `data.bytes`) is
+ * rewritten. Tags outside the supported set are refused before superjson sees them.
+ */
+function normalizeValues(json: Args, values: Record<string, unknown>): Record<string, unknown> {
+    const result: Record<string, unknown> = {};
+    for (const [path, tags] of Object.entries(values)) {
+        if (!isAllowedTag(tags)) {
+            throw new BadRequestError(`unsupported serialization type ${JSON.stringify(tags)} at "${path}"`);
+        }
+        if (getPath(json, path) !== undefined) {
+            result[path] = tags;
+        } else if (json.data !== null && typeof json.data === 'object' && getPath(json.data, path) !== undefined) {
+            result[`data.${path}`] = tags;
+        } else if ((tags as unknown[])[0] !== 'undefined') {
+            throw new BadRequestError(`serialization path "${path}" does not match a value in the arguments`);
+        }
+    }
+    return result;
+}
+
+/**
+ * Restores the typed values of the arguments. Json null markers are set to their names
+ * (`"DbNull"` …, the form ZenStack's zod schemas expect) and listed, so that the caller can swap
+ * in the client runtime's objects after validation.
+ */
+export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
+    const values = raw.serialization?.values;
+    if (values === undefined || values === null) {
+        return { args: raw.json, jsonNulls: [] };
+    }
+    if (!isPlainObject(values)) {
+        throw new BadRequestError('invalid serialization metadata: "values" must be an object');
+    }
+    const normalized = normalizeValues(raw.json, values);
+    const jsonNulls: JsonNullSlot[] = [];
+    for (const [path, tags] of Object.entries(normalized)) {
+        const name = jsonNullTagName(tags);
+        if (name) {
+            jsonNulls.push({ path, name });
+        }
+    }
+    const args = deserializeValue(raw.json, { values: normalized }, { jsonNull: (name) => name }) as Args;
+    return { args, jsonNulls };
+}

@@ -1,0 +1,65 @@
+import { BadRequestError } from '../common/errors';
+import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import { allowsMethod, findOperation, type OperationSpec } from './operations';
+
+/** Where a request goes: one model operation, or a batch of them in one transaction. */
+export type Route = { kind: 'operation'; model: ModelDef; op: OperationSpec } | { kind: 'transaction'; mode: 'sequential' };
+
+export const TRANSACTION_SEGMENT = '$transaction';
+const TRANSACTION_MODES: ReadonlySet<string> = new Set(['sequential']);
+
+function decodeSegment(segment: string): string {
+    if (!segment.includes('%')) {
+        return segment;
+    }
+    try {
+        return decodeURIComponent(segment);
+    } catch {
+        throw new BadRequestError('invalid request path');
+    }
+}
+
+/** Splits `/post/findMany` (leading/trailing slashes tolerated) into its two segments. */
+export function splitRoutePath(path: string): [string, string] {
+    const segments = (path ?? '')
+        .split('/')
+        .filter((s) => s.length > 0)
+        .map(decodeSegment);
+    if (segments.length !== 2) {
+        throw new BadRequestError('invalid request path: expected /<model>/<operation>');
+    }
+    return [segments[0], segments[1]];
+}
+
+/**
+ * Resolves a request to a route. The model is looked up in the schema's model registry (never on
+ * the client object), the operation in the operation table; a method the operation does not
+ * accept is a bad request.
+ */
+export function resolveRoute(registry: ModelRegistry, method: string, path: string): Route {
+    const [first, second] = splitRoutePath(path);
+    const verb = (method ?? '').toUpperCase();
+
+    if (first === TRANSACTION_SEGMENT) {
+        if (!TRANSACTION_MODES.has(second)) {
+            throw new BadRequestError(`unsupported transaction type "${second}": only "sequential" is supported`);
+        }
+        if (verb !== 'POST') {
+            throw new BadRequestError('invalid request method for a transaction: only POST is supported');
+        }
+        return { kind: 'transaction', mode: 'sequential' };
+    }
+
+    const model = registry.find(first);
+    if (!model) {
+        throw new BadRequestError(`unknown model: ${first}`);
+    }
+    const op = findOperation(second);
+    if (!op) {
+        throw new BadRequestError(`unknown operation: ${second}`);
+    }
+    if (!allowsMethod(op, verb)) {
+        throw new BadRequestError(`invalid request method for ${op.name}: only ${op.methods.join(' or ')} is supported`);
+    }
+    return { kind: 'operation', model, op };
+}

@@ -1,0 +1,113 @@
+import type { ZodSchemas } from '@zenstackhq/runtime';
+import { BadRequestError } from '../common/errors';
+import type { ModelRegistry } from '../common/model-registry';
+import type { LoggerConfig, Response } from '../../types';
+import { prepareCall, runCall, type PreparedCall } from './call';
+import { renderError } from './errors';
+import { isPlainObject, readBodyArgs } from './input';
+import { findOperation } from './operations';
+import { renderResult } from './output';
+
+/**
+ * `POST /$transaction/sequential` with a body `[{ model, op, args }, …]`: every entry is checked
+ * and decoded first (any problem → 400 before anything runs), then all run in order in one
+ * interactive transaction of the request's enhanced client. A failure rolls everything back and
+ * answers that operation's error, with its index in `error.failedOperation`.
+ */
+
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['model', 'op', 'args']);
+
+function parseBody(requestBody: unknown): unknown[] {
+    let body = requestBody;
+    if (typeof body === 'string') {
+        try {
+            body = JSON.parse(body);
+        } catch {
+            throw new BadRequestError('invalid request body: not valid JSON');
+        }
+    }
+    if (body === undefined || body === null) {
+        throw new BadRequestError('missing request body: expected [{ "model", "op", "args" }, …]');
+    }
+    if (!Array.isArray(body)) {
+        throw new BadRequestError('invalid request body: a transaction is an array of { "model", "op", "args" }');
+    }
+    return body;
+}
+
+function prepareEntry(entry: unknown, index: number, prisma: unknown, registry: ModelRegistry, zodSchemas: ZodSchemas | undefined): PreparedCall {
+    const where = `operation #${index}`;
+    if (!isPlainObject(entry)) {
+        throw new BadRequestError(`${where}: must be an object { "model", "op", "args" }`);
+    }
+    for (const key of Object.keys(entry)) {
+        if (!ENTRY_KEYS.has(key)) {
+            throw new BadRequestError(`${where}: unexpected member "${key}"`);
+        }
+    }
+    const model = typeof entry.model === 'string' ? registry.find(entry.model) : undefined;
+    if (!model) {
+        throw new BadRequestError(`${where}: unknown model ${JSON.stringify(entry.model ?? null)}`);
+    }
+    const op = typeof entry.op === 'string' ? findOperation(entry.op) : undefined;
+    if (!op) {
+        throw new BadRequestError(`${where}: unknown operation ${JSON.stringify(entry.op ?? null)}`);
+    }
+    const raw = readBodyArgs(entry.args, op.requiresArgs, `arguments of ${where}`);
+    try {
+        return prepareCall(prisma, model, op, raw, zodSchemas);
+    } catch (err) {
+        if (err instanceof Error) {
+            err.message = `${where}: ${err.message}`;
+        }
+        throw err;
+    }
+}
+
+export interface TransactionOptions {
+    maxOperations: number;
+}
+
+type TransactionFn = (fn: (tx: unknown) => Promise<unknown[]>) => Promise<unknown[]>;
+
+export async function runSequentialTransaction(
+    prisma: unknown,
+    requestBody: unknown,
+    registry: ModelRegistry,
+    zodSchemas: ZodSchemas | undefined,
+    logger: LoggerConfig | null | undefined,
+    options: TransactionOptions,
+): Promise<Response> {
+    const entries = parseBody(requestBody);
+    if (entries.length === 0) {
+        throw new BadRequestError('invalid request body: the transaction has no operations');
+    }
+    if (entries.length > options.maxOperations) {
+        throw new BadRequestError(`too many operations in one transaction (at most ${options.maxOperations})`);
+    }
+    const calls = entries.map((entry, i) => prepareEntry(entry, i, prisma, registry, zodSchemas));
+
+    const $transaction = (prisma as { $transaction?: unknown } | null)?.$transaction;
+    if (typeof $transaction !== 'function') {
+        throw new Error('the client does not support interactive transactions');
+    }
+    let current = -1;
+    try {
+        const results = await ($transaction as TransactionFn).call(prisma, async (tx) => {
+            const out: unknown[] = [];
+            for (let i = 0; i < calls.length; i++) {
+                current = i;
+                out.push(await runCall(tx, calls[i]));
+            }
+            current = -1; // a failure from here on is the commit's, not an operation's
+            return out;
+        });
+        return renderResult(results, 200);
+    } catch (err) {
+        const response = renderError(err, logger);
+        if (current >= 0) {
+            response.body.error.failedOperation = current;
+        }
+        return response;
+    }
+}
