@@ -53,11 +53,18 @@ export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequest
     const resolved: Required<RPCApiHandlerOptions> = {
         maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
     };
-    return async (ctx: RequestContext): Promise<Response> => {
+    const handler: HandleRequestFn = async (ctx: RequestContext): Promise<Response> => {
         try {
             return await handle(ctx, resolved);
         } catch (err) {
             return renderError(err, ctx.logger);
         }
     };
+    handler.renderError = renderAdapterError;
+    return handler;
+}
+
+/** An error an adapter detected before the handler ran (bad body, size limit …), in the RPC error format. */
+function renderAdapterError(status: number, message: string): Response {
+    return { status, body: { error: { message } } };
 }

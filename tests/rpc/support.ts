@@ -1,0 +1,96 @@
+import Decimal from 'decimal.js';
+import SuperJSON from 'superjson';
+import { RPCApiHandler } from '../../src/api/rpc';
+import type { LoggerConfig, Response } from '../../src/types';
+import type { TestSchema } from '../support/schema';
+
+/**
+ * Calls the RPC handler the way an adapter does, for one user of a test schema, and encodes
+ * arguments / decodes results the way a superjson-based client (ZenStack's hooks) does.
+ */
+
+// what a client uses: its own superjson instance with the same custom types
+export const clientJson = new SuperJSON();
+clientJson.registerCustom<Decimal, string>(
+    { isApplicable: (v): v is Decimal => Decimal.isDecimal(v), serialize: (v) => v.toString(), deserialize: (v) => new Decimal(v) },
+    'Decimal',
+);
+clientJson.registerCustom<Buffer, string>(
+    { isApplicable: (v): v is Buffer => Buffer.isBuffer(v), serialize: (v) => v.toString('base64'), deserialize: (v) => Buffer.from(v, 'base64') },
+    'Bytes',
+);
+
+export interface CallInput {
+    /** Arguments for GET/DELETE, sent as `q` (and `meta` when typed values need it). */
+    q?: unknown;
+    /** A raw `meta` query value (already JSON text) or an object that is stringified. */
+    meta?: unknown;
+    /** The request body, as the adapter would hand it over. */
+    body?: unknown;
+    /** Extra/raw query parameters. */
+    query?: Record<string, string | string[]>;
+}
+
+export interface RpcCaller {
+    (method: string, path: string, input?: CallInput): Promise<Response & { body: any }>;
+}
+
+export interface CallerOptions {
+    user?: Record<string, unknown>;
+    zod?: boolean;
+    logger?: LoggerConfig | null;
+    handler?: ReturnType<typeof RPCApiHandler>;
+}
+
+export function rpcCaller(schema: TestSchema, options: CallerOptions = {}): RpcCaller {
+    const handler = options.handler ?? RPCApiHandler();
+    const prisma = schema.enhance(options.user);
+    return async (method, path, input = {}) => {
+        const query: Record<string, string | string[]> = { ...(input.query ?? {}) };
+        if (input.q !== undefined) {
+            query.q = typeof input.q === 'string' ? input.q : JSON.stringify(input.q);
+        }
+        if (input.meta !== undefined) {
+            query.meta = typeof input.meta === 'string' ? input.meta : JSON.stringify(input.meta);
+        }
+        const res = await handler({
+            method,
+            path,
+            query,
+            requestBody: input.body,
+            prisma,
+            modelMeta: schema.modelMeta,
+            zodSchemas: options.zod ? schema.zodSchemas : undefined,
+            logger: options.logger === undefined ? null : options.logger,
+        });
+        // what goes over the wire is JSON: make sure the body survives it unchanged
+        expect(JSON.parse(JSON.stringify(res.body))).toEqual(res.body);
+        return res as Response & { body: any };
+    };
+}
+
+/** Client-side encoding of arguments for a GET/DELETE: `{ q, meta }` as the hooks send them. */
+export function encodeQuery(args: unknown): CallInput {
+    const { json, meta } = clientJson.serialize(args);
+    return meta ? { q: json, meta: { serialization: meta } } : { q: json };
+}
+
+/** Client-side encoding of a body: the JSON plus `meta.serialization` when needed. */
+export function encodeBody(args: unknown): Record<string, unknown> {
+    const { json, meta } = clientJson.serialize(args);
+    return meta ? { ...(json as Record<string, unknown>), meta: { serialization: meta } } : (json as Record<string, unknown>);
+}
+
+/** Client-side decoding of a success body. */
+export function decodeData(body: { data: unknown; meta?: { serialization?: unknown } }): any {
+    return body.meta?.serialization ? clientJson.deserialize({ json: body.data as never, meta: body.meta.serialization as never }) : body.data;
+}
+
+/** A logger that keeps everything it is given. */
+export function captureLogger(): LoggerConfig & { lines: string[] } {
+    const lines: string[] = [];
+    const keep = (message: string, code?: string) => {
+        lines.push(code ? `${code}: ${message}` : message);
+    };
+    return { lines, debug: keep, info: keep, warn: keep, error: keep };
+}
