@@ -1,0 +1,102 @@
+import { CodecError, deserializeValue, splitPath } from '../../common/codec';
+import { whereById } from '../ids';
+import type { RestModel } from '../schema';
+import { hasOwn, isObject, payloadError, pointerFromKeys } from './pointer';
+
+/**
+ * The outer layers of a JSON:API request document: the top-level object, `meta.serialization`
+ * (typed values restored in place, spec §2) and the primary `data` with its `type` and `id`.
+ */
+
+const MAX_DEPTH = 256;
+
+/**
+ * A copy of a parsed JSON tree made of plain objects and arrays of this realm (superjson only
+ * walks plain objects), so that restoring typed values never mutates the caller's body.
+ */
+function copyJson(value: unknown, depth: number): unknown {
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > MAX_DEPTH) {
+        throw payloadError('/data', 'the request document is nested too deeply');
+    }
+    if (Array.isArray(value)) return value.map((v) => copyJson(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+        // defineProperty: a "__proto__" key stays a plain own property
+        Object.defineProperty(out, k, { value: copyJson(v, depth + 1), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+}
+
+/** The request body as an object, with typed values restored from `meta.serialization`. */
+export function readDocument(body: unknown): Record<string, unknown> {
+    if (!isObject(body)) {
+        throw payloadError('', 'the request body must be a JSON:API document (an object with a "data" member)');
+    }
+    if (!hasOwn(body, 'data')) {
+        throw payloadError('/data', 'the request document needs a "data" member');
+    }
+    if (!hasOwn(body, 'meta') || body.meta === undefined || body.meta === null) {
+        return body;
+    }
+    if (!isObject(body.meta)) {
+        throw payloadError('/meta', '"meta" must be an object');
+    }
+    const serialization = hasOwn(body.meta, 'serialization') ? body.meta.serialization : undefined;
+    if (serialization === undefined || serialization === null) {
+        return body;
+    }
+    try {
+        // the paths are relative to the whole body (`data.attributes.bytes`); only `data` is restored,
+        // on a copy: the caller's object is left as it was
+        const restored = deserializeValue({ data: copyJson(body.data, 0) }, serialization) as { data: unknown };
+        return { ...body, data: restored.data };
+    } catch (err) {
+        if (err instanceof CodecError) {
+            const pointer = err.path ? pointerFromKeys(splitPath(err.path)) : '/meta/serialization';
+            throw payloadError(pointer, `meta.serialization: ${err.message}`);
+        }
+        throw err;
+    }
+}
+
+/** The primary `data` resource object; checks its `type` against the endpoint's (409 when different). */
+export function readPrimaryData(doc: Record<string, unknown>, model: RestModel): Record<string, unknown> {
+    const data = doc.data;
+    if (!isObject(data)) {
+        throw payloadError('/data', 'the primary "data" must be a resource object');
+    }
+    if (!hasOwn(data, 'type') || typeof data.type !== 'string') {
+        throw payloadError('/data/type', 'the resource object needs a string "type"');
+    }
+    if (data.type !== model.type) {
+        throw payloadError('/data/type', `the resource type "${data.type}" does not match the endpoint's type "${model.type}"`, 'type-conflict');
+    }
+    return data;
+}
+
+/** A member that may be absent; `undefined` when it is. */
+export function optionalMember(obj: Record<string, unknown>, key: string): unknown {
+    return hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** The `data.id` of a resource object as the unique `where` of the record, if given. */
+export function readResourceId(data: Record<string, unknown>, model: RestModel, divider: string): Record<string, unknown> | undefined {
+    const id = optionalMember(data, 'id');
+    if (id === undefined) {
+        return undefined;
+    }
+    if (typeof id !== 'string' && typeof id !== 'number') {
+        throw payloadError('/data/id', 'the resource "id" must be a string or a number');
+    }
+    return whereById(model, id, divider, '/data/id');
+}
+
+/** The id field values of a unique `where` made by `whereById` (compound ids are unwrapped). */
+export function idFieldValues(model: RestModel, where: Record<string, unknown>): Record<string, unknown> {
+    if (model.idFields.length === 1) {
+        return where;
+    }
+    const [compound] = Object.values(where);
+    return compound as Record<string, unknown>;
+}

@@ -1,0 +1,76 @@
+import { whereById } from '../ids';
+import type { RestModel, RestRelationship } from '../schema';
+import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
+
+/** A resource identifier of a request, resolved to the unique `where` of the record it names. */
+export interface ResolvedIdentifier {
+    target: RestModel;
+    where: Record<string, unknown>;
+    /** Where it was in the body, for errors found later (e.g. the record does not exist). */
+    pointer: string;
+}
+
+/** What a relationship member of a request says: a to-one identifier or null, or a to-many list. */
+export type RelationshipLinkage = ResolvedIdentifier | null | ResolvedIdentifier[];
+
+/** A stable key of a unique `where`, to find duplicates and compare ids. */
+export function whereKey(where: Record<string, unknown>): string {
+    return JSON.stringify(where, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/** Parses `{ type, id }` naming a record of `target`; 400 with a pointer when malformed. */
+export function parseIdentifier(target: RestModel, value: unknown, pointer: string, divider: string): ResolvedIdentifier {
+    if (!isObject(value)) {
+        throw payloadError(pointer, `expected a resource identifier { "type": "${target.type}", "id": … }`);
+    }
+    if (!hasOwn(value, 'type') || typeof value.type !== 'string') {
+        throw payloadError(pointerTo(pointer, 'type'), 'a resource identifier needs a string "type"');
+    }
+    if (value.type !== target.type) {
+        throw payloadError(pointerTo(pointer, 'type'), `expected a resource identifier of type "${target.type}", got "${value.type}"`);
+    }
+    if (!hasOwn(value, 'id') || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
+        throw payloadError(pointerTo(pointer, 'id'), 'a resource identifier needs an "id" (string or number)');
+    }
+    return { target, where: whereById(target, value.id, divider, pointerTo(pointer, 'id')), pointer };
+}
+
+/**
+ * Parses the `data` of a relationship: an identifier or `null` for a to-one relationship, an
+ * array of identifiers for a to-many one (duplicates are dropped).
+ */
+export function parseLinkage(rel: RestRelationship, data: unknown, pointer: string, divider: string): RelationshipLinkage {
+    const target = rel.target;
+    if (!rel.isArray) {
+        if (data === null) return null;
+        if (Array.isArray(data)) {
+            throw payloadError(pointer, `"${rel.name}" is a to-one relationship: expected a resource identifier or null, not an array`);
+        }
+        return parseIdentifier(target, data, pointer, divider);
+    }
+    if (!Array.isArray(data)) {
+        throw payloadError(pointer, `"${rel.name}" is a to-many relationship: expected an array of resource identifiers`);
+    }
+    const seen = new Set<string>();
+    const out: ResolvedIdentifier[] = [];
+    data.forEach((item, i) => {
+        const id = parseIdentifier(target, item, pointerTo(pointer, i), divider);
+        const key = whereKey(id.where);
+        if (!seen.has(key)) {
+            seen.add(key);
+            out.push(id);
+        }
+    });
+    return out;
+}
+
+/** Reads the `{ data: … }` object of a relationship (in a resource body or as a whole relationship body). */
+export function linkageData(container: unknown, pointer: string, what: string): unknown {
+    if (!isObject(container)) {
+        throw payloadError(pointer, `${what} must be an object with a "data" member`);
+    }
+    if (!hasOwn(container, 'data')) {
+        throw payloadError(pointer, `${what} needs a "data" member`);
+    }
+    return container.data;
+}

@@ -1,0 +1,174 @@
+import type { RestModel, RestRelationship } from '../schema';
+import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResourceId } from './document';
+import { linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
+import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
+import { linkageToPrisma, ownerLinkFromForeignKeys } from './relations';
+import { convertAttribute } from './values';
+
+export type WriteMode = 'create' | 'update';
+
+/** A resource create or update body, translated for Prisma. */
+export interface ResourceWrite {
+    /** The `data` argument of `create`/`update`: scalars plus nested connect/set/disconnect. */
+    data: Record<string, unknown>;
+    /** The converted scalar values as the client sent them (id fields included on create), for validation. */
+    values: Record<string, unknown>;
+    /** Body pointer of each value in `values`. */
+    pointers: Record<string, string>;
+    /** Foreign keys set through a relationship of the body (not through `values`). */
+    relationFks: ReadonlySet<string>;
+    /** Every resource identifier named in the body. */
+    identifiers: ResolvedIdentifier[];
+}
+
+interface GivenRelationship {
+    rel: RestRelationship;
+    linkage: RelationshipLinkage;
+    pointer: string;
+}
+
+const ATTRIBUTES = '/data/attributes';
+const RELATIONSHIPS = '/data/relationships';
+
+function readAttributes(model: RestModel, data: Record<string, unknown>, values: Record<string, unknown>, pointers: Record<string, string>): void {
+    const attributes = optionalMember(data, 'attributes');
+    if (attributes === undefined) return;
+    if (!isObject(attributes)) {
+        throw payloadError(ATTRIBUTES, '"attributes" must be an object');
+    }
+    for (const [name, value] of Object.entries(attributes)) {
+        const pointer = pointerTo(ATTRIBUTES, name);
+        const field = model.attributes.get(name);
+        if (!field) {
+            if (model.def.scalars.get(name)?.isId) {
+                throw payloadError(pointer, `"${name}" is the id: send it as "data.id"`);
+            }
+            if (model.relationships.has(name)) {
+                throw payloadError(pointer, `"${name}" is a relationship: send it in "data.relationships"`);
+            }
+            throw payloadError(pointer, `"${model.type}" has no attribute "${name}"`);
+        }
+        values[name] = convertAttribute(field, value, pointer);
+        pointers[name] = pointer;
+    }
+}
+
+function readRelationships(model: RestModel, data: Record<string, unknown>, divider: string): GivenRelationship[] {
+    const relationships = optionalMember(data, 'relationships');
+    if (relationships === undefined) return [];
+    if (!isObject(relationships)) {
+        throw payloadError(RELATIONSHIPS, '"relationships" must be an object');
+    }
+    const out: GivenRelationship[] = [];
+    for (const [name, member] of Object.entries(relationships)) {
+        const pointer = pointerTo(RELATIONSHIPS, name);
+        const rel = model.relationships.get(name);
+        if (!rel) {
+            if (model.def.scalars.has(name)) {
+                throw payloadError(pointer, `"${name}" is an attribute: send it in "data.attributes"`);
+            }
+            throw payloadError(pointer, `"${model.type}" has no relationship "${name}"`);
+        }
+        const linkage = parseLinkage(rel, linkageData(member, pointer, `relationship "${name}"`), pointerTo(pointer, 'data'), divider);
+        out.push({ rel, linkage, pointer: pointerTo(pointer, 'data') });
+    }
+    return out;
+}
+
+/** The value a resolved identifier gives to a referenced field of its target (undefined when it does not say). */
+function referencedValue(linkage: ResolvedIdentifier, field: string): unknown {
+    const where = linkage.where;
+    if (hasOwn(where, field)) return where[field];
+    const [only] = Object.values(where);
+    return isObject(only) && hasOwn(only, field) ? only[field] : undefined;
+}
+
+/**
+ * A foreign key sent as an attribute next to its relationship must agree with it; it is then
+ * dropped (the relationship's connect sets it). Returns the foreign keys the relationships set.
+ */
+function reconcileForeignKeys(given: GivenRelationship[], values: Record<string, unknown>, pointers: Record<string, string>): Set<string> {
+    const fks = new Set<string>();
+    for (const { rel, linkage } of given) {
+        const mapping = rel.field.isOwner ? rel.field.foreignKeyMapping : undefined;
+        if (!mapping || Array.isArray(linkage)) continue;
+        for (const [ref, fk] of Object.entries(mapping)) {
+            fks.add(fk);
+            if (!hasOwn(values, fk)) continue;
+            const implied = linkage === null ? null : referencedValue(linkage, ref);
+            if (implied === undefined || whereKey({ v: values[fk] }) !== whereKey({ v: implied })) {
+                throw payloadError(pointers[fk], `"${fk}" conflicts with relationship "${rel.name}" given in the same body`);
+            }
+            delete values[fk];
+            delete pointers[fk];
+        }
+    }
+    return fks;
+}
+
+/**
+ * Translates a JSON:API create or update document into Prisma `data`. Every problem is a 400 (or
+ * 409 for a type or id conflict) with a pointer into the body; nothing here touches the database.
+ * `urlWhere` is the record an update targets (its `data.id`, if sent, must name the same record).
+ */
+export function parseResourceWrite(
+    model: RestModel,
+    body: unknown,
+    mode: WriteMode,
+    divider: string,
+    urlWhere?: Record<string, unknown>,
+): ResourceWrite {
+    const doc = readDocument(body);
+    const data = readPrimaryData(doc, model);
+    const values: Record<string, unknown> = {};
+    const pointers: Record<string, string> = {};
+
+    const idWhere = readResourceId(data, model, divider);
+    if (idWhere && mode === 'update' && urlWhere && whereKey(idWhere) !== whereKey(urlWhere)) {
+        throw payloadError('/data/id', 'the resource id does not match the id in the URL', 'id-conflict');
+    }
+    if (idWhere && mode === 'create') {
+        for (const [name, value] of Object.entries(idFieldValues(model, idWhere))) {
+            values[name] = value;
+            pointers[name] = '/data/id';
+        }
+    }
+    readAttributes(model, data, values, pointers);
+    const given = readRelationships(model, data, divider);
+    const relationFks = reconcileForeignKeys(given, values, pointers);
+
+    // scalars go to Prisma as they are, except foreign keys: those become a connect/disconnect of
+    // their relation (policy-checked like any relationship change)
+    const prismaData: Record<string, unknown> = { ...values };
+    const givenNames = new Set(given.map((g) => g.rel.name));
+    for (const rel of model.relationships.values()) {
+        if (givenNames.has(rel.name)) continue;
+        const link = ownerLinkFromForeignKeys(rel, values, mode);
+        if (link) {
+            for (const fk of link.foreignKeys) delete prismaData[fk];
+            prismaData[rel.name] = link.operation;
+        }
+    }
+    const identifiers: ResolvedIdentifier[] = [];
+    for (const { rel, linkage, pointer } of given) {
+        const operation = linkageToPrisma(rel, linkage, mode, pointer);
+        if (operation) prismaData[rel.name] = operation;
+        if (Array.isArray(linkage)) identifiers.push(...linkage);
+        else if (linkage) identifiers.push(linkage);
+    }
+    return { data: prismaData, values, pointers, relationFks, identifiers };
+}
+
+/** A relationship endpoint body (`{ data: identifier | null | identifiers }`) → the nested write on the owner. */
+export function parseRelationshipWrite(
+    rel: RestRelationship,
+    body: unknown,
+    operation: 'update' | 'add' | 'remove',
+    divider: string,
+): { data: Record<string, unknown>; identifiers: ResolvedIdentifier[] } {
+    const doc = readDocument(body);
+    const linkage = parseLinkage(rel, doc.data, '/data', divider);
+    const nested = linkageToPrisma(rel, linkage, operation, '/data');
+    const identifiers = Array.isArray(linkage) ? linkage : linkage ? [linkage] : [];
+    return { data: nested ? { [rel.name]: nested } : {}, identifiers };
+}

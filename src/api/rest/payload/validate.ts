@@ -1,0 +1,79 @@
+import type { ZodSchemas } from '@zenstackhq/runtime';
+import type { Response } from '../../../types';
+import { JSONAPI_HEADERS, JSONAPI_VERSION, REST_ERRORS } from '../errors';
+import type { RestModel } from '../schema';
+import { pointerTo } from './pointer';
+import type { ResourceWrite, WriteMode } from './resource';
+
+/**
+ * Validation of attributes with ZenStack's generated zod schemas (`<Model>CreateSchema` /
+ * `<Model>UpdateSchema`), before anything is written. Only used when the request context carries
+ * `zodSchemas`. A failure is a 422 with one error object per issue, each with a pointer.
+ */
+
+interface ZodIssueLike {
+    code: string;
+    path: Array<string | number>;
+    message: string;
+    keys?: string[];
+}
+
+interface ZodLike {
+    safeParse(value: unknown): { success: boolean; error?: { issues: ZodIssueLike[] } };
+    omit?: (mask: Record<string, true>) => ZodLike;
+}
+
+const SUFFIX: Record<WriteMode, string> = { create: 'CreateSchema', update: 'UpdateSchema' };
+
+// schema → (omitted foreign keys → schema without them): built once per combination
+const omitted = new WeakMap<object, Map<string, ZodLike>>();
+
+function withoutKeys(schema: ZodLike, keys: ReadonlySet<string>): { schema: ZodLike; filtered: boolean } {
+    if (keys.size === 0) return { schema, filtered: false };
+    if (typeof schema.omit !== 'function') {
+        // a refined schema (ZodEffects) has no omit: validate all and drop the issues of those keys
+        return { schema, filtered: true };
+    }
+    const cacheKey = [...keys].sort().join('\u0000');
+    let byKeys = omitted.get(schema);
+    if (!byKeys) {
+        byKeys = new Map();
+        omitted.set(schema, byKeys);
+    }
+    let result = byKeys.get(cacheKey);
+    if (!result) {
+        const mask: Record<string, true> = {};
+        for (const k of keys) mask[k] = true;
+        result = schema.omit(mask);
+        byKeys.set(cacheKey, result);
+    }
+    return { schema: result, filtered: false };
+}
+
+function pointerOf(write: ResourceWrite, path: Array<string | number>): string {
+    if (path.length === 0) return '/data/attributes';
+    const [first, ...rest] = path;
+    const base = write.pointers[String(first)] ?? pointerTo('/data/attributes', first);
+    return pointerTo(base, ...rest);
+}
+
+/** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
+export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
+    const base = zodSchemas?.models?.[`${model.def.name}${SUFFIX[mode]}`] as unknown as ZodLike | undefined;
+    if (!base || typeof base.safeParse !== 'function') return undefined;
+    const { schema, filtered } = withoutKeys(base, write.relationFks);
+    const result = schema.safeParse(write.values);
+    if (result.success) return undefined;
+
+    const { status, title } = REST_ERRORS['validation-error'];
+    const errors: Record<string, unknown>[] = [];
+    for (const issue of result.error?.issues ?? []) {
+        if (filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0]))) continue;
+        const paths = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+        for (const path of paths) {
+            errors.push({ status, code: 'validation-error', title, detail: issue.message, source: { pointer: pointerOf(write, path) } });
+        }
+    }
+    if (errors.length === 0) return undefined;
+    return { status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+}

@@ -1,0 +1,109 @@
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isDecimal } from '../../common/codec';
+import type { ScalarField, ScalarKind } from '../../common/model-registry';
+import { payloadError, pointerTo } from './pointer';
+
+/**
+ * Attribute values of a request body → the values Prisma expects for the field's type.
+ * A value arrives either as plain JSON (ISO string, decimal string, Base64 …) or already typed
+ * by `meta.serialization` (Date, bigint, Decimal, Buffer); both give the same result. Anything
+ * else is a 400 pointing at the attribute.
+ */
+
+type Converter = (value: unknown, field: ScalarField, pointer: string) => unknown;
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+// ISO 8601 date or date-time (seconds, fraction and offset optional)
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+function typeOf(value: unknown): string {
+    if (value === null) return 'null';
+    if (Array.isArray(value)) return 'an array';
+    if (value instanceof Date) return 'a date';
+    if (value instanceof Uint8Array) return 'bytes';
+    if (isDecimal(value)) return 'a decimal';
+    const t = typeof value;
+    return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+function wrongType(field: ScalarField, pointer: string, expected: string, value: unknown): never {
+    throw payloadError(pointer, `attribute "${field.name}" (${field.type}) expects ${expected}, got ${typeOf(value)}`);
+}
+
+/** Runs a strict codec decoder, turning its CodecError into a pointed 400. */
+function decoded<T>(field: ScalarField, pointer: string, expected: string, decode: () => T): T {
+    try {
+        return decode();
+    } catch (err) {
+        if (err instanceof CodecError) {
+            throw payloadError(pointer, `attribute "${field.name}" (${field.type}) expects ${expected}`);
+        }
+        throw err;
+    }
+}
+
+const CONVERTERS: Record<ScalarKind, Converter> = {
+    String: (v, f, p) => (typeof v === 'string' ? v : wrongType(f, p, 'a string', v)),
+    Enum: (v, f, p) => (typeof v === 'string' ? v : wrongType(f, p, 'a string (enum value)', v)),
+    Boolean: (v, f, p) => (typeof v === 'boolean' ? v : wrongType(f, p, 'a boolean', v)),
+    Int: (v, f, p) =>
+        typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX
+            ? v
+            : wrongType(f, p, 'a 32-bit integer number', v),
+    Float: (v, f, p) => (typeof v === 'number' && Number.isFinite(v) ? v : wrongType(f, p, 'a finite number', v)),
+    DateTime: (v, f, p) => {
+        if (v instanceof Date) {
+            return Number.isNaN(v.getTime()) ? wrongType(f, p, 'a valid date', v) : v;
+        }
+        if (typeof v !== 'string' || !ISO_DATE.test(v)) {
+            return wrongType(f, p, 'an ISO 8601 date-time string', v);
+        }
+        return decoded(f, p, 'an ISO 8601 date-time string', () => decodeDate(v));
+    },
+    BigInt: (v, f, p) => {
+        if (typeof v === 'bigint') return v;
+        if (typeof v !== 'string' && typeof v !== 'number') return wrongType(f, p, 'an integer string or number', v);
+        return decoded(f, p, 'an integer string or a safe integer number', () => decodeBigInt(v));
+    },
+    Decimal: (v, f, p) => {
+        if (isDecimal(v)) return v;
+        if (typeof v !== 'string' && typeof v !== 'number') return wrongType(f, p, 'a decimal string or number', v);
+        return decoded(f, p, 'a decimal string or number', () => decodeDecimal(v));
+    },
+    Bytes: (v, f, p) => {
+        if (v instanceof Uint8Array) return v;
+        if (typeof v !== 'string') return wrongType(f, p, 'a Base64 string', v);
+        return decoded(f, p, 'a Base64 string', () => decodeBytes(v));
+    },
+    Json: (v) => v,
+    Unsupported: (_v, f, p) => {
+        throw payloadError(p, `attribute "${f.name}" has an unsupported database type and cannot be written`);
+    },
+};
+
+/** Converts one attribute value to its field's type; `pointer` names it in errors. */
+export function convertAttribute(field: ScalarField, value: unknown, pointer: string): unknown {
+    if (value === null) {
+        if (field.isOptional && !field.isArray) {
+            return null;
+        }
+        throw payloadError(pointer, `attribute "${field.name}" is required and cannot be null`);
+    }
+    if (value === undefined) {
+        throw payloadError(pointer, `attribute "${field.name}" has no value`);
+    }
+    const convert = CONVERTERS[field.kind];
+    if (field.isArray) {
+        if (!Array.isArray(value)) {
+            return wrongType(field, pointer, 'an array', value);
+        }
+        return value.map((item, i) => {
+            const itemPointer = pointerTo(pointer, i);
+            if (item === null || item === undefined) {
+                throw payloadError(itemPointer, `attribute "${field.name}" cannot hold null items`);
+            }
+            return convert(item, field, itemPointer);
+        });
+    }
+    return convert(value, field, pointer);
+}
