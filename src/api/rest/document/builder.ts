@@ -1,0 +1,191 @@
+import { BIGINT_TAG, BYTES_TAG, DATE_TAG, DECIMAL_TAG, encodeBytes, isDecimal } from '../../common/codec';
+import { formatId } from '../ids';
+import type { Fieldsets, IncludeTree } from '../query/types';
+import type { RestModel } from '../schema';
+import { planOf, type RelationshipPlan } from './model-plan';
+
+/**
+ * Turns Prisma records into JSON:API resource objects in one pass: attributes are encoded as they
+ * are copied, their serialization tags recorded under their path in the final document
+ * (`data.0.attributes.bytes`, `included.3.attributes.decimal`), relationship linkage is built, and
+ * included records are queued, then rendered once each (deduplicated by type and id, never
+ * repeating primary data) when the document is finished.
+ */
+
+export type ResourceId = string | number;
+
+export interface ResourceIdentifier {
+    type: string;
+    id: ResourceId;
+}
+
+export type Linkage = ResourceIdentifier | ResourceIdentifier[] | null;
+
+export interface RelationshipObject {
+    links: { self: string; related: string };
+    data?: Linkage;
+}
+
+export interface ResourceObject {
+    type: string;
+    id: ResourceId;
+    attributes: Record<string, unknown>;
+    relationships: Record<string, RelationshipObject>;
+    links: { self: string };
+}
+
+type DbRecord = Record<string, unknown>;
+
+interface Pending {
+    model: RestModel;
+    record: DbRecord;
+    tree: IncludeTree;
+}
+
+/** Encodes one non-null scalar value; returns the JSON value and its tag (undefined for plain JSON). */
+function encodeScalar(value: unknown): [unknown, unknown] {
+    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : value.toISOString(), DATE_TAG];
+    if (typeof value === 'bigint') return [value.toString(), BIGINT_TAG];
+    if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAG];
+    if (isDecimal(value)) return [value.toString(), DECIMAL_TAG];
+    if (typeof value === 'number' && !Number.isFinite(value)) return [String(value), 'number'];
+    return [value, undefined];
+}
+
+export class DocumentBuilder {
+    private values: Record<string, unknown> | undefined;
+    private readonly included: ResourceObject[] = [];
+    private readonly seen = new Map<string, ResourceObject>();
+    private readonly queue: Pending[] = [];
+
+    constructor(
+        private readonly divider: string,
+        private readonly fields?: Fieldsets,
+    ) {}
+
+    /** The identifier of a record of `model` (the record holds at least the id fields). */
+    identifier(model: RestModel, record: DbRecord): ResourceIdentifier {
+        return { type: model.type, id: formatId(model, record, this.divider) };
+    }
+
+    /** Renders a primary resource at `path` (`data` or `data.<i>`); included records below it are queued. */
+    resource(model: RestModel, record: DbRecord, path: string, tree?: IncludeTree): ResourceObject {
+        const resource = this.render(model, record, path, tree);
+        this.seen.set(`${model.type}\u0000${resource.id}`, resource);
+        return resource;
+    }
+
+    /** Queues the records of an included relationship fetched apart from a resource (related-resource reads). */
+    enqueue(model: RestModel, record: DbRecord, tree: IncludeTree): void {
+        this.queue.push({ model, record, tree });
+    }
+
+    /** Renders everything queued (breadth first) and returns `included` and the serialization tags. */
+    finish(): { included: ResourceObject[]; values?: Record<string, unknown> } {
+        for (let i = 0; i < this.queue.length; i++) {
+            const { model, record, tree } = this.queue[i];
+            const key = `${model.type}\u0000${formatId(model, record, this.divider)}`;
+            const existing = this.seen.get(key);
+            if (!existing) {
+                const resource = this.render(model, record, `included.${this.included.length}`, tree);
+                this.included.push(resource);
+                this.seen.set(key, resource);
+                continue;
+            }
+            // met again through another include path: link (and queue) what this path adds
+            const plan = planOf(model);
+            for (const [name, sub] of tree) {
+                const r = plan.relationshipByName.get(name);
+                if (!r) continue;
+                const data = this.linkage(r, record, sub);
+                const entry = existing.relationships[name];
+                if (entry && entry.data === undefined) entry.data = data;
+            }
+        }
+        this.queue.length = 0;
+        return { included: this.included, values: this.values };
+    }
+
+    private tag(path: string, tag: unknown): void {
+        (this.values ??= {})[path] = [tag];
+    }
+
+    private render(model: RestModel, record: DbRecord, path: string, tree: IncludeTree | undefined): ResourceObject {
+        const plan = planOf(model);
+        const set = this.fields?.get(model.type);
+        const id = formatId(model, record, this.divider);
+        const self = model.linkPrefix + encodeURIComponent(String(id));
+
+        const attributes: Record<string, unknown> = {};
+        for (const a of plan.attributes) {
+            if (set && !set.has(a.name)) continue;
+            const value = record[a.name];
+            if (value === undefined) continue;
+            if (value === null || (!a.complex && (typeof value !== 'number' || Number.isFinite(value)))) {
+                attributes[a.name] = value;
+            } else if (Array.isArray(value)) {
+                attributes[a.name] = value.map((item, i) => this.encode(item, `${path}.attributes.${a.name}.${i}`));
+            } else {
+                attributes[a.name] = this.encode(value, `${path}.attributes.${a.name}`);
+            }
+        }
+
+        const relationships: Record<string, RelationshipObject> = {};
+        for (const r of plan.relationships) {
+            const sub = tree?.get(r.name);
+            if (set && !set.has(r.name)) {
+                if (sub) this.linkage(r, record, sub);
+                continue;
+            }
+            const entry: RelationshipObject = { links: { self: self + r.selfSuffix, related: self + r.relatedSuffix } };
+            if (sub) {
+                entry.data = this.linkage(r, record, sub);
+            } else if (!r.isArray) {
+                entry.data = this.toOne(r, record);
+            }
+            relationships[r.name] = entry;
+        }
+        return { type: model.type, id, attributes, relationships, links: { self } };
+    }
+
+    private encode(value: unknown, path: string): unknown {
+        if (value === null || value === undefined) return value;
+        const [json, tag] = encodeScalar(value);
+        if (tag !== undefined) this.tag(path, tag);
+        return json;
+    }
+
+    /** To-one linkage without an include: from the foreign key(s), or from the selected related id. */
+    private toOne(r: RelationshipPlan, record: DbRecord): ResourceIdentifier | null {
+        const target = r.rel.target;
+        if (r.fkFields) {
+            const ids: DbRecord = {};
+            for (let i = 0; i < r.fkFields.length; i++) {
+                const v = record[r.fkFields[i]];
+                if (v === null || v === undefined) return null;
+                ids[target.idFields[i].name] = v;
+            }
+            return this.identifier(target, ids);
+        }
+        const related = record[r.name] as DbRecord | null | undefined;
+        return related ? this.identifier(target, related) : null;
+    }
+
+    /** Linkage of an included relationship; queues the related records for `included`. */
+    private linkage(r: RelationshipPlan, record: DbRecord, sub: IncludeTree): Linkage {
+        const target = r.rel.target;
+        const related = record[r.name];
+        if (r.isArray) {
+            const list = Array.isArray(related) ? (related as DbRecord[]) : [];
+            return list.map((item) => {
+                this.queue.push({ model: target, record: item, tree: sub });
+                return this.identifier(target, item);
+            });
+        }
+        if (related && typeof related === 'object') {
+            this.queue.push({ model: target, record: related as DbRecord, tree: sub });
+        }
+        // the owner side states the link through its foreign key even when the target is not readable
+        return r.fkFields ? this.toOne(r, record) : related ? this.identifier(target, related as DbRecord) : null;
+    }
+}

@@ -1,0 +1,88 @@
+import type { RouteMatch } from '../request';
+import type { RestModel } from '../schema';
+import type { PageQuery } from '../query/types';
+
+/**
+ * Links are built by string concatenation from per-model prefixes (`model.linkPrefix`) computed
+ * once; only ids and query values are encoded per request.
+ */
+
+/** Percent-encodes a query key or value, keeping the characters JSON:API links show literally. */
+function encodeQueryPart(text: string): string {
+    return encodeURIComponent(text).replace(/%(5B|5D|2C|24|3A|2F|40)/gi, (m) => decodeURIComponent(m));
+}
+
+/** `k=v&k2=v2` from ordered entries. */
+export function queryString(entries: ReadonlyArray<readonly [string, string]>): string {
+    let out = '';
+    for (const [k, v] of entries) {
+        out += `${out ? '&' : ''}${encodeQueryPart(k)}=${encodeQueryPart(v)}`;
+    }
+    return out;
+}
+
+/** A URL with an optional query string. */
+export function withQuery(base: string, query: string): string {
+    return query ? `${base}?${query}` : base;
+}
+
+/** The self link of a resource. */
+export function resourceLink(model: RestModel, id: string | number): string {
+    return model.linkPrefix + encodeURIComponent(String(id));
+}
+
+/** The canonical URL of a routed request, without its query string. */
+export function routeUrl(route: RouteMatch): string {
+    const prefix = route.model.linkPrefix;
+    if (route.kind === 'collection' || route.id === undefined) {
+        return prefix.slice(0, -1);
+    }
+    const self = prefix + encodeURIComponent(route.id);
+    const rel = route.relationship ? encodeURIComponent(route.relationship.name) : '';
+    switch (route.kind) {
+        case 'related':
+            return `${self}/${rel}`;
+        case 'relationship':
+            return `${self}/relationships/${rel}`;
+        case 'relatedById':
+            return `${self}/${rel}/${encodeURIComponent(route.relatedId ?? '')}`;
+        default:
+            return self;
+    }
+}
+
+export interface PaginationLinks {
+    self: string;
+    first: string;
+    last: string;
+    prev: string | null;
+    next: string | null;
+}
+
+/**
+ * `first` carries page[limit], `last` page[offset] (and page[limit] when the request named it),
+ * `prev`/`next` both or null; every link keeps the request's other parameters (`keep`, already
+ * encoded, without page parameters).
+ */
+export function paginationLinks(self: string, base: string, keep: string, page: PageQuery, total: number): PaginationLinks {
+    const link = (params: Array<[string, string]>): string => {
+        const extra = queryString(params);
+        return withQuery(base, keep && extra ? `${keep}&${extra}` : keep || extra);
+    };
+    const { offset, limit } = page;
+    if (!Number.isFinite(limit)) {
+        const all = link([]);
+        return { self, first: all, last: all, prev: offset > 0 ? all : null, next: null };
+    }
+    const L = String(limit);
+    const lastOffset = total > 0 ? Math.floor((total - 1) / limit) * limit : 0;
+    const last: Array<[string, string]> = [['page[offset]', String(lastOffset)]];
+    if (page.explicitLimit) last.push(['page[limit]', L]);
+    return {
+        self,
+        first: link([['page[limit]', L]]),
+        last: link(last),
+        prev: offset > 0 ? link([['page[offset]', String(Math.max(0, offset - limit))], ['page[limit]', L]]) : null,
+        next: offset + limit < total ? link([['page[offset]', String(offset + limit)], ['page[limit]', L]]) : null,
+    };
+}

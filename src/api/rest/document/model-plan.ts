@@ -1,0 +1,94 @@
+import type { ScalarField } from '../../common/model-registry';
+import type { RestModel, RestRelationship } from '../schema';
+
+/**
+ * Everything request-independent about rendering one resource type, computed once per RestModel:
+ * which attributes exist and which need serialization tags, how each relationship's links end, and
+ * whether a to-one identifier can be read from the foreign key(s) without touching the related table.
+ */
+
+export interface AttributePlan {
+    name: string;
+    field: ScalarField;
+    /** The value needs serialization metadata (DateTime, BigInt, Decimal, Bytes; scalar lists of them too). */
+    complex: boolean;
+}
+
+export interface RelationshipPlan {
+    name: string;
+    rel: RestRelationship;
+    isArray: boolean;
+    /** `/relationships/{name}`, appended to the resource's self link. */
+    selfSuffix: string;
+    /** `/{name}`, appended to the resource's self link. */
+    relatedSuffix: string;
+    /**
+     * Owner-side to-one whose foreign keys reference exactly the target's id fields: local FK field
+     * names in the order of the target's id fields. The identifier comes from them, no join needed.
+     */
+    fkFields?: readonly string[];
+}
+
+export interface ModelPlan {
+    model: RestModel;
+    /** Attributes the client can select (Unsupported fields are not in the client). */
+    attributes: readonly AttributePlan[];
+    attributeByName: ReadonlyMap<string, AttributePlan>;
+    relationships: readonly RelationshipPlan[];
+    relationshipByName: ReadonlyMap<string, RelationshipPlan>;
+    /** Whether any attribute ever needs serialization metadata: when not, the encoder is skipped. */
+    hasComplex: boolean;
+}
+
+function fkFieldsOf(rel: RestRelationship): string[] | undefined {
+    const field = rel.field;
+    if (rel.isArray || !field.isOwner || !field.foreignKeyMapping) {
+        return undefined;
+    }
+    const mapping = field.foreignKeyMapping;
+    const targetIds = rel.target.idFields.map((f) => f.name);
+    const referenced = Object.keys(mapping);
+    if (referenced.length !== targetIds.length || !targetIds.every((id) => Object.prototype.hasOwnProperty.call(mapping, id))) {
+        return undefined;
+    }
+    return targetIds.map((id) => mapping[id]);
+}
+
+function buildPlan(model: RestModel): ModelPlan {
+    const attributes: AttributePlan[] = [];
+    for (const [name, field] of model.attributes) {
+        if (field.kind === 'Unsupported') continue;
+        attributes.push({ name, field, complex: model.def.complexScalars.includes(field) });
+    }
+    const relationships: RelationshipPlan[] = [];
+    for (const [name, rel] of model.relationships) {
+        relationships.push({
+            name,
+            rel,
+            isArray: rel.isArray,
+            selfSuffix: `/relationships/${encodeURIComponent(name)}`,
+            relatedSuffix: `/${encodeURIComponent(name)}`,
+            fkFields: fkFieldsOf(rel),
+        });
+    }
+    return {
+        model,
+        attributes,
+        attributeByName: new Map(attributes.map((a) => [a.name, a])),
+        relationships,
+        relationshipByName: new Map(relationships.map((r) => [r.name, r])),
+        hasComplex: attributes.some((a) => a.complex),
+    };
+}
+
+const plans = new WeakMap<RestModel, ModelPlan>();
+
+/** The plan of a resource type (cached for the life of the RestModel, i.e. of its modelMeta). */
+export function planOf(model: RestModel): ModelPlan {
+    let plan = plans.get(model);
+    if (!plan) {
+        plan = buildPlan(model);
+        plans.set(model, plan);
+    }
+    return plan;
+}

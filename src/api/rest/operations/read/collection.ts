@@ -1,0 +1,27 @@
+import type { Response } from '../../../../types';
+import { DocumentBuilder } from '../../document/builder';
+import { buildDocument } from '../../document/documents';
+import { routeUrl } from '../../document/links';
+import { pageArgs } from '../../query/page';
+import { parseCollectionQuery } from '../../query/read-query';
+import { selectFor } from '../../query/select';
+import type { RestRequest } from '../../request';
+import { collectionLinks } from './collection-links';
+import { delegate, ok, readPage } from './shared';
+
+/** GET /:type */
+export async function listResources(req: RestRequest): Promise<Response> {
+    const { model } = req.route;
+    const { query, entries } = parseCollectionQuery(req, model);
+    const args = { where: query.where, orderBy: query.orderBy, ...pageArgs(query.page), select: selectFor(model, query.include, query.fields, req.config) };
+    const { result: rows, total } = await readPage(
+        req,
+        query.page,
+        (db) => delegate(db, model).findMany(args) as Promise<Record<string, unknown>[]>,
+        (rows) => rows,
+        (db) => delegate(db, model).count({ where: query.where }) as Promise<number>,
+    );
+    const builder = new DocumentBuilder(req.config.idDivider, query.fields);
+    const data = rows.map((row, i) => builder.resource(model, row, `data.${i}`, query.include));
+    return ok(buildDocument(builder, data, { ...collectionLinks(routeUrl(req.route), entries, query.page, total) }, { included: query.include !== undefined, total }));
+}

@@ -1,0 +1,60 @@
+import { pageArgs } from '../../query/page';
+import type { CollectionQuery } from '../../query/types';
+import type { RestRequest } from '../../request';
+import type { RestModel, RestRelationship } from '../../schema';
+import { idSelect } from '../../ids';
+import { delegate, notFound, readPage } from './shared';
+
+/**
+ * Reads through a parent resource, so that the parent's existence and visibility are checked by
+ * the same query (an unreadable parent is a 404, its existence not revealed).
+ */
+
+type DbRecord = Record<string, unknown>;
+
+/** One page of a to-many relationship (filtered, sorted) and its total under the same filter. */
+export async function readToManyPage(
+    req: RestRequest,
+    parent: RestModel,
+    parentWhere: Record<string, unknown>,
+    rel: RestRelationship,
+    query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page'>,
+    select: Record<string, unknown>,
+    parentId: string | undefined,
+): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number }> {
+    const nested: DbRecord = { select, orderBy: query.orderBy, ...pageArgs(query.page) };
+    if (query.where) nested.where = query.where;
+    const { result, total } = await readPage(
+        req,
+        query.page,
+        async (db) => {
+            const found = await delegate(db, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
+            if (!found) throw notFound(parent, parentId);
+            return found as DbRecord;
+        },
+        (found) => (found[rel.name] ?? []) as DbRecord[],
+        async (db) => {
+            const counted = await delegate(db, parent).findUnique({
+                where: parentWhere,
+                select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
+            });
+            if (!counted) throw notFound(parent, parentId);
+            return Number((counted._count as DbRecord)[rel.name] ?? 0);
+        },
+    );
+    return { parentRecord: result, rows: (result[rel.name] ?? []) as DbRecord[], total };
+}
+
+/** The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found. */
+export async function readToOne(
+    req: RestRequest,
+    parent: RestModel,
+    parentWhere: Record<string, unknown>,
+    rel: RestRelationship,
+    select: Record<string, unknown>,
+    parentId: string | undefined,
+): Promise<{ parentRecord: DbRecord; related: DbRecord | null }> {
+    const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: { select } } });
+    if (!found) throw notFound(parent, parentId);
+    return { parentRecord: found, related: (found[rel.name] as DbRecord | null) ?? null };
+}

@@ -1,0 +1,89 @@
+import type { Response } from '../../../../types';
+import { DocumentBuilder, type Linkage } from '../../document/builder';
+import { buildDocument } from '../../document/documents';
+import { resourceLink, routeUrl } from '../../document/links';
+import { planOf, type RelationshipPlan } from '../../document/model-plan';
+import { idSelect, whereById } from '../../ids';
+import type { QueryEntry } from '../../query/params';
+import { parseNoQuery, parseRelationshipQuery } from '../../query/read-query';
+import { parsePage } from '../../query/page';
+import { idOrder } from '../../query/select';
+import type { CollectionQuery } from '../../query/types';
+import type { RestRequest } from '../../request';
+import type { RestModel, RestRelationship } from '../../schema';
+import { collectionLinks } from './collection-links';
+import { readToManyPage } from './relation-reads';
+import { delegate, notFound, ok } from './shared';
+
+/** Query and links source of a relationship document: the request's own for a GET, defaults for write responses. */
+interface RelationshipRead {
+    query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page'>;
+    entries: readonly QueryEntry[];
+    /** The request URL without parameters (GET), or undefined for the canonical relationship URL. */
+    base?: string;
+    id?: string;
+}
+
+export function relationshipPlan(model: RestModel, rel: RestRelationship): RelationshipPlan {
+    const plan = planOf(model).relationshipByName.get(rel.name);
+    if (!plan) throw new Error(`unknown relationship ${model.type}.${rel.name}`);
+    return plan;
+}
+
+async function relationshipDoc(req: RestRequest, model: RestModel, where: Record<string, unknown>, rel: RestRelationship, status: number, read: RelationshipRead): Promise<Response> {
+    const builder = new DocumentBuilder(req.config.idDivider);
+    const target = rel.target;
+    const plan = relationshipPlan(model, rel);
+
+    if (rel.isArray) {
+        const { parentRecord, rows, total } = await readToManyPage(req, model, where, rel, read.query, idSelect(target), read.id);
+        const parentSelf = resourceLink(model, builder.identifier(model, parentRecord).id);
+        const data = rows.map((row) => builder.identifier(target, row));
+        const links = collectionLinks(read.base ?? parentSelf + plan.selfSuffix, read.entries, read.query.page, total);
+        return ok(buildDocument(builder, data, { ...links, related: parentSelf + plan.relatedSuffix }, { included: false, total }), status);
+    }
+
+    const select: Record<string, unknown> = { ...idSelect(model) };
+    if (plan.fkFields) {
+        for (const fk of plan.fkFields) select[fk] = true;
+    } else {
+        select[rel.name] = { select: idSelect(target) };
+    }
+    const record = await delegate(req.prisma, model).findUnique({ where, select });
+    if (!record) throw notFound(model, read.id);
+    const resource = builder.resource(model, record, 'data');
+    const data: Linkage = resource.relationships[rel.name]?.data ?? null;
+    const parentSelf = resource.links.self;
+    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: false }), status);
+}
+
+/**
+ * The relationship document of `relationship` of the record of `model` matching the unique `where`,
+ * as `GET /:type/:id/relationships/:relationship` renders it without parameters (to-many: the first
+ * page by id, `meta.total`, pagination links). For write responses: `links.self` is the canonical
+ * relationship URL, `links.related` the related-resources URL; 404 `not-found` if the record is gone.
+ */
+export async function relationshipDocument(
+    req: RestRequest,
+    model: RestModel,
+    where: Record<string, unknown>,
+    relationship: RestRelationship,
+    status = 200,
+): Promise<Response> {
+    const query = { orderBy: idOrder(relationship.target), page: parsePage({}, req.config) };
+    return relationshipDoc(req, model, where, relationship, status, { query, entries: [] });
+}
+
+/** GET /:type/:id/relationships/:relationship */
+export async function fetchRelationship(req: RestRequest): Promise<Response> {
+    const { model, id, relationship } = req.route;
+    if (!relationship) throw new Error('route without relationship');
+    const where = whereById(model, id, req.config.idDivider);
+    const base = routeUrl(req.route);
+    if (relationship.isArray) {
+        const { query, entries } = parseRelationshipQuery(req, relationship.target);
+        return relationshipDoc(req, model, where, relationship, 200, { query, entries, base, id });
+    }
+    const { entries } = parseNoQuery(req);
+    return relationshipDoc(req, model, where, relationship, 200, { query: { orderBy: [], page: parsePage({}, req.config) }, entries, base, id });
+}

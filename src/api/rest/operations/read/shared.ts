@@ -1,0 +1,55 @@
+import type { CrudContract, DbOperations } from '@zenstackhq/runtime';
+import type { Response } from '../../../../types';
+import { JSONAPI_HEADERS, RestError } from '../../errors';
+import type { RestRequest } from '../../request';
+import type { RestModel } from '../../schema';
+import { providerOf } from '../../query/provider';
+import type { PageQuery } from '../../query/types';
+
+/** Helpers shared by the read operations. */
+
+export function delegate(db: CrudContract, model: RestModel): DbOperations {
+    return db[model.key];
+}
+
+export function ok(body: unknown, status = 200): Response {
+    return { status, body, headers: JSONAPI_HEADERS };
+}
+
+export function notFound(model: RestModel, id: string | number | undefined): RestError {
+    return new RestError('not-found', id === undefined ? `${model.type} not found` : `${model.type} "${id}" not found`);
+}
+
+/** Isolation that makes the page and the count one snapshot (SQLite transactions are serializable already). */
+const ISOLATION: Record<string, string> = { postgresql: 'RepeatableRead', cockroachdb: 'Serializable', mysql: 'RepeatableRead' };
+
+/**
+ * Reads a page and the total under the same filter and policy, consistently. When the page is not
+ * full the total follows from it (offset + rows), so the count query is skipped; otherwise both
+ * run in one transaction. Without a page limit and offset, no transaction is needed at all.
+ */
+export async function readPage<T>(
+    req: RestRequest,
+    page: PageQuery,
+    fetch: (db: CrudContract) => Promise<T>,
+    rowsOf: (result: T) => readonly unknown[],
+    count: (db: CrudContract) => Promise<number>,
+): Promise<{ result: T; total: number }> {
+    const derivedTotal = (result: T): number | undefined => {
+        const n = rowsOf(result).length;
+        return n < page.limit && (n > 0 || page.offset === 0) ? page.offset + n : undefined;
+    };
+    if (!Number.isFinite(page.limit) && page.offset === 0) {
+        const result = await fetch(req.prisma);
+        return { result, total: rowsOf(result).length };
+    }
+    const isolationLevel = ISOLATION[providerOf(req.prisma)];
+    return req.prisma.$transaction(
+        async (tx) => {
+            const result = await fetch(tx);
+            const total = derivedTotal(result) ?? (await count(tx));
+            return { result, total };
+        },
+        isolationLevel ? { isolationLevel } : undefined,
+    );
+}

@@ -1,0 +1,32 @@
+import { planOf } from '../document/model-plan';
+import { RestError } from '../errors';
+import type { RestSchema } from '../schema';
+import type { Fieldsets } from './types';
+
+/** Parses `fields[type]=a,b` (JSON:API sparse fieldsets); unknown types and fields are 400. */
+export function parseFields(schema: RestSchema, params: ReadonlyArray<[string, string]>): Fieldsets | undefined {
+    if (params.length === 0) return undefined;
+    const out = new Map<string, Set<string>>();
+    for (const [type, value] of params) {
+        const parameter = `fields[${type}]`;
+        const model = schema.byType.get(type);
+        if (!model) {
+            throw new RestError('invalid-fields', `unknown resource type "${type}" in ${parameter}`, { source: { parameter } });
+        }
+        const plan = planOf(model);
+        let set = out.get(type);
+        if (!set) {
+            set = new Set();
+            out.set(type, set);
+        }
+        for (const raw of value.split(',')) {
+            const name = raw.trim();
+            if (name.length === 0) continue;
+            if (!plan.attributeByName.has(name) && !plan.relationshipByName.has(name)) {
+                throw new RestError('invalid-fields', `"${name}" is not an attribute or relationship of "${type}"`, { source: { parameter } });
+            }
+            set.add(name);
+        }
+    }
+    return out;
+}

@@ -1,0 +1,68 @@
+import type { RestConfig } from '../options';
+import { idSelect } from '../ids';
+import type { RestModel } from '../schema';
+import { planOf } from '../document/model-plan';
+import type { Fieldsets, IncludeTree } from './types';
+
+/**
+ * Builds the Prisma `select` of a resource type: its ids, the attributes of its fieldset, what
+ * to-one identifiers need (foreign keys on the owner side, the related id otherwise), and for each
+ * included relationship the nested select of the target. To-many relationships that are not
+ * included are never loaded.
+ */
+
+type Select = Record<string, unknown>;
+
+const defaults = new WeakMap<RestModel, Select>();
+const orders = new WeakMap<RestModel, Array<Record<string, 'asc'>>>();
+
+/** `orderBy` on the id fields: a stable order for pages and included to-many relationships. */
+export function idOrder(model: RestModel): Array<Record<string, 'asc'>> {
+    let order = orders.get(model);
+    if (!order) {
+        order = model.idFields.map((f) => ({ [f.name]: 'asc' as const }));
+        orders.set(model, order);
+    }
+    return order;
+}
+
+function build(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Select {
+    const plan = planOf(model);
+    const set = fields?.get(model.type);
+    const select: Select = { ...idSelect(model) };
+    for (const a of plan.attributes) {
+        if (!set || set.has(a.name)) select[a.name] = true;
+    }
+    for (const r of plan.relationships) {
+        const sub = include?.get(r.name);
+        const shown = !set || set.has(r.name);
+        if (shown && r.fkFields) {
+            for (const fk of r.fkFields) select[fk] = true;
+        }
+        if (sub) {
+            const target = r.rel.target;
+            const nested: Select = { select: selectFor(target, sub, fields, config) };
+            if (r.isArray) {
+                nested.orderBy = idOrder(target);
+                if (Number.isFinite(config.pageSize)) nested.take = config.pageSize;
+            }
+            select[r.name] = nested;
+        } else if (shown && !r.isArray && !r.fkFields) {
+            select[r.name] = { select: idSelect(r.rel.target) };
+        }
+    }
+    return select;
+}
+
+/** The select of `model` for a document shaped by `include` and `fields` (the plain case is cached per model). */
+export function selectFor(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Select {
+    if ((!include || include.size === 0) && !fields?.has(model.type)) {
+        let select = defaults.get(model);
+        if (!select) {
+            select = build(model, undefined, undefined, config);
+            defaults.set(model, select);
+        }
+        return select;
+    }
+    return build(model, include, fields, config);
+}
