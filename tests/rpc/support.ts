@@ -20,6 +20,10 @@ clientJson.registerCustom<Buffer, string>(
     'Bytes',
 );
 
+/** Response bodies are inspected freely in tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyBody = any;
+
 export interface CallInput {
     /** Arguments for GET/DELETE, sent as `q` (and `meta` when typed values need it). */
     q?: unknown;
@@ -32,7 +36,7 @@ export interface CallInput {
 }
 
 export interface RpcCaller {
-    (method: string, path: string, input?: CallInput): Promise<Response & { body: any }>;
+    (method: string, path: string, input?: CallInput): Promise<Response & { body: AnyBody }>;
 }
 
 export interface CallerOptions {
@@ -65,7 +69,7 @@ export function rpcCaller(schema: TestSchema, options: CallerOptions = {}): RpcC
         });
         // what goes over the wire is JSON: make sure the body survives it unchanged
         expect(JSON.parse(JSON.stringify(res.body))).toEqual(res.body);
-        return res as Response & { body: any };
+        return res as Response & { body: AnyBody };
     };
 }
 
@@ -82,7 +86,7 @@ export function encodeBody(args: unknown): Record<string, unknown> {
 }
 
 /** Client-side decoding of a success body. */
-export function decodeData(body: { data: unknown; meta?: { serialization?: unknown } }): any {
+export function decodeData(body: { data: unknown; meta?: { serialization?: unknown } }): AnyBody {
     return body.meta?.serialization ? clientJson.deserialize({ json: body.data as never, meta: body.meta.serialization as never }) : body.data;
 }
 
