@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { describeError, log } from '../../api/common/logger';
+import { handleNodeRequest } from '../node/serve';
+import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
+import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
+import { toWire } from '../shared/pipeline';
+import { EMPTY_BODY, fromParsedBody, normalizePrefix, splitUrl, stripPrefix, tooLarge } from '../shared/request';
+import type { Response } from '../../types';
+
+/** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
+export interface PluginOptions extends CommonAdapterOptions {
+    /** URL prefix, e.g. `/api`; also Fastify's own `register` option, applied to the plugin's routes. */
+    prefix: string;
+    /** Returns the enhanced client for the request, e.g. `enhance(prisma, { user: request.user })`. */
+    getPrisma: (request: FastifyRequest, reply: FastifyReply) => unknown | Promise<unknown>;
+}
+
+function send(adapter: ResolvedAdapter, reply: FastifyReply, response: Response): FastifyReply {
+    const wire = toWire(adapter, response);
+    reply.code(wire.status).headers(wire.headers);
+    return wire.body === undefined ? reply.send() : reply.send(wire.body);
+}
+
+/**
+ * Serves the API under the registration prefix:
+ * `app.register(ZenStackFastifyPlugin, { prefix: '/api', getPrisma: (request) => enhance(prisma, { user: request.user }) })`.
+ * Inside its (encapsulated) scope, every body is taken raw and parsed here, so a malformed one is answered in the
+ * API's error format; the rest of the application keeps its own content-type parsers.
+ */
+const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) => {
+    let adapter: ResolvedAdapter;
+    try {
+        requireFunction(options?.getPrisma, 'getPrisma', 'ZenStackFastifyPlugin');
+        adapter = resolveAdapter(options, 'ZenStackFastifyPlugin');
+    } catch (err) {
+        done(err as Error);
+        return;
+    }
+    // Fastify applies the registration prefix to the routes below; `fastify.prefix` is the full one.
+    const prefix = normalizePrefix(fastify.prefix);
+
+    fastify.removeAllContentTypeParsers();
+    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: adapter.bodyLimit }, (_request, body, next) => next(null, body));
+
+    fastify.setErrorHandler((error: FastifyError, _request, reply) => {
+        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
+        if (status >= 500) {
+            log(adapter.logger, 'error', `request failed: ${describeError(error)}`, 'adapter-error');
+            return send(adapter, reply, renderAdapterError(adapter.handler, status, INTERNAL_ERROR_MESSAGE));
+        }
+        const message = status === 413 ? (tooLarge(adapter.bodyLimit) as { message: string }).message : error.message;
+        return send(adapter, reply, renderAdapterError(adapter.handler, status, message));
+    });
+
+    fastify.all('/*', async (request, reply) => {
+        const { pathname, search } = splitUrl(request.url);
+        const path = stripPrefix(pathname, prefix) ?? pathname;
+        const response = await handleNodeRequest(adapter, request.raw, {
+            path,
+            search,
+            readBody: async () => (request.body === undefined || request.body === null ? EMPTY_BODY : fromParsedBody(request.body, adapter.bodyLimit)),
+            getPrisma: () => options.getPrisma(request, reply),
+        });
+        return send(adapter, reply, response);
+    });
+    done();
+};
+
+export { plugin as ZenStackFastifyPlugin };
+export default plugin;

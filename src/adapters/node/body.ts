@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, type BodyResult } from '../shared/request';
+
+/** A Node request as frameworks leave it: possibly with a body some middleware already parsed. */
+export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
+
+/** True when a framework (body-parser, Next.js …) has consumed the stream, so `req.body` is all there is. */
+export function isBodyConsumed(req: NodeRequest): boolean {
+    return req._body === true || req.readableEnded;
+}
+
+/** Reads the rest of a Node request stream up to `limit` bytes. */
+function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+    return new Promise((resolve) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const cleanup = () => {
+            req.off('data', onData);
+            req.off('end', onEnd);
+            req.off('error', onError);
+            req.off('aborted', onError);
+        };
+        const onData = (chunk: Buffer | string) => {
+            const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+            size += buf.byteLength;
+            if (size > limit) {
+                cleanup();
+                req.resume(); // discard the rest; the 413 is sent without waiting for it
+                resolve('too-large');
+                return;
+            }
+            chunks.push(buf);
+        };
+        const onEnd = () => {
+            cleanup();
+            resolve(Buffer.concat(chunks, size));
+        };
+        const onError = () => {
+            cleanup();
+            resolve('aborted');
+        };
+        req.on('data', onData);
+        req.on('end', onEnd);
+        req.on('error', onError);
+        req.on('aborted', onError);
+    });
+}
+
+/**
+ * The JSON body of a Node request within `limit` bytes: taken from `req.body` when a framework has
+ * already parsed the stream (JSON object, or text/bytes that are parsed here), else read from the stream.
+ */
+export async function readNodeBody(req: NodeRequest, limit: number): Promise<BodyResult> {
+    if (isBodyConsumed(req)) {
+        return req.body === undefined ? EMPTY_BODY : fromParsedBody(req.body, limit);
+    }
+    const declared = declaredLength(req.headers['content-length']);
+    if (declared !== undefined && declared > limit) {
+        return tooLarge(limit);
+    }
+    const bytes = await readStream(req, limit);
+    if (bytes === 'too-large') {
+        return tooLarge(limit);
+    }
+    if (bytes === 'aborted') {
+        return { ok: false, status: 400, message: 'the request body could not be read' };
+    }
+    return parseJsonBytes(bytes);
+}

@@ -1,0 +1,62 @@
+import type { ServerResponse } from 'node:http';
+import { describeError, log } from '../../api/common/logger';
+import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
+import type { ResolvedAdapter } from '../shared/options';
+import { serveApiRequest, toWire } from '../shared/pipeline';
+import { parseQuery, splitUrl, type BodyResult } from '../shared/request';
+import type { Response } from '../../types';
+import { readNodeBody, type NodeRequest } from './body';
+
+/** How a framework wrapper describes one request to the Node base adapter. */
+export interface NodeRequestInput {
+    /** The path after the mount point, percent-encoded. */
+    path: string;
+    /** The raw query string (with or without `?`); default: the one of `req.url`. */
+    search?: string;
+    /** Called (once) to get the enhanced client for this request. */
+    getPrisma: () => unknown;
+    /** Overrides how the body is obtained (e.g. Fastify hands over the buffered body). */
+    readBody?: () => Promise<BodyResult>;
+}
+
+/** The Node base adapter, first half: request in, handler `Response` out; never throws. */
+export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, input: NodeRequestInput): Promise<Response> {
+    try {
+        const search = input.search ?? splitUrl(req.url ?? '/').search;
+        const body = await (input.readBody ? input.readBody() : readNodeBody(req, adapter.bodyLimit));
+        return await serveApiRequest(adapter, { method: req.method ?? 'GET', path: input.path, query: parseQuery(search), body }, input.getPrisma);
+    } catch (err) {
+        log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');
+        return renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);
+    }
+}
+
+/** The Node base adapter, second half: writes a handler `Response` (JSON, or no body for 204). */
+export function writeNodeResponse(adapter: ResolvedAdapter, res: ServerResponse, response: Response): void {
+    if (res.headersSent || res.writableEnded) {
+        log(adapter.logger, 'warn', 'response already sent by another handler; ZenStack response dropped', 'headers-sent');
+        return;
+    }
+    const wire = toWire(adapter, response);
+    try {
+        res.statusCode = wire.status;
+        for (const [name, value] of Object.entries(wire.headers)) {
+            res.setHeader(name, value);
+        }
+    } catch (err) {
+        log(adapter.logger, 'error', `invalid response header: ${describeError(err)}`, 'adapter-error');
+        writeNodeResponse(adapter, res, { status: 500, body: { error: { message: INTERNAL_ERROR_MESSAGE } } });
+        return;
+    }
+    if (wire.body === undefined) {
+        res.end();
+        return;
+    }
+    res.setHeader('content-length', Buffer.byteLength(wire.body));
+    res.end(wire.body);
+}
+
+/** Both halves: serves one request on a Node `IncomingMessage`/`ServerResponse` pair. */
+export async function serveNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, res: ServerResponse, input: NodeRequestInput): Promise<void> {
+    writeNodeResponse(adapter, res, await handleNodeRequest(adapter, req, input));
+}

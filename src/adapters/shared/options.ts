@@ -1,0 +1,54 @@
+import type { ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
+import { RPCApiHandler } from '../../api/rpc';
+import { getDefaultZodSchemas } from '../../api/common/defaults';
+import type { AdapterBaseOptions, HandleRequestFn, LoggerConfig } from '../../types';
+
+/** 1 MiB: the default largest request body an adapter reads. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Options shared by every adapter: those of `@zenstackhq/server` 2.x plus a body-size limit. */
+export interface CommonAdapterOptions extends AdapterBaseOptions {
+    /** Largest request body in bytes the adapter reads (default 1 MiB); a larger one is answered 413. */
+    bodyLimit?: number;
+}
+
+/** Adapter options resolved once, when the adapter is created, and shared by all its requests. */
+export interface ResolvedAdapter {
+    handler: HandleRequestFn;
+    logger: LoggerConfig | null | undefined;
+    modelMeta: ModelMeta | undefined;
+    zodSchemas: ZodSchemas | undefined;
+    bodyLimit: number;
+}
+
+function resolveZodSchemas(option: ZodSchemas | boolean | undefined): ZodSchemas | undefined {
+    if (option === true) {
+        return getDefaultZodSchemas();
+    }
+    return option === false || option === undefined ? undefined : option;
+}
+
+/** Validates and resolves the common options; throws a clear error for bad ones (at start-up, not per request). */
+export function resolveAdapter(options: CommonAdapterOptions, adapterName: string): ResolvedAdapter {
+    if (options.handler !== undefined && typeof options.handler !== 'function') {
+        throw new TypeError(`${adapterName}: "handler" must be a function (e.g. RPCApiHandler() or RestApiHandler({ endpoint }))`);
+    }
+    const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    if (typeof bodyLimit !== 'number' || !(bodyLimit >= 0) || !Number.isFinite(bodyLimit)) {
+        throw new TypeError(`${adapterName}: "bodyLimit" must be a non-negative number of bytes, got ${String(options.bodyLimit)}`);
+    }
+    return {
+        handler: options.handler ?? RPCApiHandler(),
+        logger: options.logger,
+        modelMeta: options.modelMeta,
+        zodSchemas: resolveZodSchemas(options.zodSchemas),
+        bodyLimit,
+    };
+}
+
+/** Throws at start-up when the required `getPrisma` callback is missing. */
+export function requireFunction(value: unknown, name: string, adapterName: string): void {
+    if (typeof value !== 'function') {
+        throw new TypeError(`${adapterName}: the "${name}" option is required and must be a function`);
+    }
+}

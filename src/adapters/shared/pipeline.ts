@@ -1,0 +1,118 @@
+import type { Response } from '../../types';
+import { describeError, log } from '../../api/common/logger';
+import { INTERNAL_ERROR_MESSAGE, messageOfThrown, NO_PRISMA_MESSAGE, renderAdapterError, statusOfThrown } from './errors';
+import type { ResolvedAdapter } from './options';
+import type { BodyResult, Query } from './request';
+
+/** One request as every adapter hands it over: already translated, protocol-neutral. */
+export interface ApiRequest {
+    method: string;
+    /** After the mount point, percent-encoded. */
+    path: string;
+    query: Query;
+    body: BodyResult;
+}
+
+/** A response ready to write: lower-case header names, body text or none. */
+export interface WireResponse {
+    status: number;
+    headers: Record<string, string>;
+    body: string | undefined;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+const BODYLESS = new Set([204, 205, 304]);
+
+function isClient(value: unknown): boolean {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null;
+}
+
+/**
+ * Runs one request through the handler: rejects a bad body, obtains the client with `getPrisma`
+ * (mapping its failures to a status), and never lets an exception escape.
+ */
+export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown): Promise<Response> {
+    const { handler, logger } = adapter;
+    if (!req.body.ok) {
+        return renderAdapterError(handler, req.body.status, req.body.message);
+    }
+    let prisma: unknown;
+    try {
+        prisma = await getPrisma();
+    } catch (err) {
+        const status = statusOfThrown(err);
+        if (status === undefined || status >= 500) {
+            log(logger, 'error', `getPrisma failed: ${describeError(err)}`, 'get-prisma-error');
+            return renderAdapterError(handler, status ?? 500, status ? messageOfThrown(err, status) : INTERNAL_ERROR_MESSAGE);
+        }
+        return renderAdapterError(handler, status, messageOfThrown(err, status));
+    }
+    if (!isClient(prisma)) {
+        log(logger, 'error', `${NO_PRISMA_MESSAGE}: getPrisma returned ${String(prisma)}`, 'no-prisma');
+        return renderAdapterError(handler, 500, NO_PRISMA_MESSAGE);
+    }
+    try {
+        const res = await handler({
+            method: req.method.toUpperCase(),
+            path: req.path,
+            query: req.query,
+            requestBody: req.body.value,
+            prisma: prisma as never,
+            modelMeta: adapter.modelMeta,
+            zodSchemas: adapter.zodSchemas,
+            logger,
+        });
+        if (!res || !Number.isInteger(res.status) || res.status < 200 || res.status > 599) {
+            throw new Error(`the handler returned an invalid response (status ${String(res?.status)})`);
+        }
+        return res;
+    } catch (err) {
+        log(logger, 'error', `handler failed: ${describeError(err)}`, 'handler-error');
+        return renderAdapterError(handler, 500, INTERNAL_ERROR_MESSAGE);
+    }
+}
+
+/** Serializes a handler response; a body that cannot be serialized becomes a logged 500. */
+export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers ?? {})) {
+        if (value !== undefined && value !== null) {
+            headers[name.toLowerCase()] = String(value);
+        }
+    }
+    if (BODYLESS.has(res.status) || res.body === undefined) {
+        delete headers['content-type'];
+        return { status: res.status, headers, body: undefined };
+    }
+    let text: string | undefined;
+    try {
+        text = JSON.stringify(res.body);
+    } catch (err) {
+        log(adapter.logger, 'error', `response body cannot be serialized: ${describeError(err)}`, 'serialize-error');
+        return serializationFailure(adapter);
+    }
+    if (text === undefined) {
+        delete headers['content-type'];
+        return { status: res.status, headers, body: undefined };
+    }
+    headers['content-type'] ??= JSON_CONTENT_TYPE;
+    return { status: res.status, headers, body: text };
+}
+
+function serializationFailure(adapter: ResolvedAdapter): WireResponse {
+    const fallback = renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);
+    const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
+    try {
+        for (const [name, value] of Object.entries(fallback.headers ?? {})) {
+            headers[name.toLowerCase()] = String(value);
+        }
+        return { status: 500, headers, body: JSON.stringify(fallback.body) };
+    } catch {
+        return { status: 500, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ error: { message: INTERNAL_ERROR_MESSAGE } }) };
+    }
+}
+
+/** `serveApiRequest` then `toWire`. */
+export async function serveWire(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown): Promise<WireResponse> {
+    return toWire(adapter, await serveApiRequest(adapter, req, getPrisma));
+}

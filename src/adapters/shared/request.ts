@@ -1,0 +1,178 @@
+/**
+ * Pure request translation shared by every adapter: URL → path and query, raw text → JSON body.
+ * Paths stay percent-encoded (handlers decode each segment); queries are flat, repeated keys become arrays.
+ */
+
+export type Query = Record<string, string | string[]>;
+
+function assign(query: Query, key: string, value: string | string[]): void {
+    if (key === '__proto__') {
+        Object.defineProperty(query, key, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+        query[key] = value;
+    }
+}
+
+/** Parses a query string (with or without `?`); a key given more than once yields an array, in order. */
+export function parseQuery(search: string): Query {
+    const query: Query = {};
+    const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
+    for (const [key, value] of params) {
+        const existing = Object.prototype.hasOwnProperty.call(query, key) ? query[key] : undefined;
+        if (existing === undefined) {
+            assign(query, key, value);
+        } else if (Array.isArray(existing)) {
+            existing.push(value);
+        } else {
+            assign(query, key, [existing, value]);
+        }
+    }
+    return query;
+}
+
+/** Splits a request target (`/a/b?x=1`, or an absolute URL) into its pathname and search parts. */
+export function splitUrl(url: string): { pathname: string; search: string } {
+    let target = url;
+    if (!target.startsWith('/')) {
+        const scheme = target.indexOf('://');
+        if (scheme >= 0) {
+            const slash = target.indexOf('/', scheme + 3);
+            target = slash >= 0 ? target.slice(slash) : '/';
+        }
+    }
+    const hash = target.indexOf('#');
+    if (hash >= 0) {
+        target = target.slice(0, hash);
+    }
+    const q = target.indexOf('?');
+    return q >= 0 ? { pathname: target.slice(0, q) || '/', search: target.slice(q) } : { pathname: target || '/', search: '' };
+}
+
+/** `api/model/` → `/api/model`; `` and `/` → `` (mounted at the root). */
+export function normalizePrefix(prefix: string | undefined): string {
+    if (!prefix) {
+        return '';
+    }
+    let p = prefix.startsWith('/') ? prefix : `/${prefix}`;
+    while (p.endsWith('/')) {
+        p = p.slice(0, -1);
+    }
+    return p;
+}
+
+/**
+ * The part of `pathname` after the mount point `prefix` (normalized), starting with `/`; `undefined`
+ * when the path is not under the prefix (`/apix` is not under `/api`).
+ */
+export function stripPrefix(pathname: string, prefix: string): string | undefined {
+    if (!prefix) {
+        return pathname.startsWith('/') ? pathname : `/${pathname}`;
+    }
+    if (pathname === prefix) {
+        return '/';
+    }
+    if (pathname.startsWith(prefix) && pathname.charAt(prefix.length) === '/') {
+        return pathname.slice(prefix.length);
+    }
+    return undefined;
+}
+
+/**
+ * Drops as many leading segments from `pathname` as the mount pattern has (`/api/:tenant/*` → 2), for
+ * frameworks that report the matched route pattern rather than the literal prefix.
+ */
+export function stripPatternSegments(pathname: string, pattern: string): string {
+    const count = pattern.split('/').filter((s) => s.length > 0 && s !== '*' && !s.startsWith('*')).length;
+    const segments = pathname.split('/').slice(1);
+    return `/${segments.slice(count).join('/')}`;
+}
+
+function safeDecode(segment: string): string {
+    try {
+        return decodeURIComponent(segment);
+    } catch {
+        return segment;
+    }
+}
+
+/**
+ * Recovers the raw (percent-encoded) tail of `pathname` that a framework reports as a decoded rest
+ * parameter (`params.path = 'post/a b'`), so that the handler sees exactly what the client sent.
+ * Falls back to re-encoding each segment when the tail cannot be found.
+ */
+export function pathFromRestParam(pathname: string, rest: string | string[] | undefined): string {
+    const parts = Array.isArray(rest) ? rest : rest ? rest.split('/') : [];
+    const wanted = parts.join('/');
+    if (wanted.length === 0) {
+        return '/';
+    }
+    const segments = pathname.split('/').slice(1);
+    for (let k = 1; k <= segments.length; k++) {
+        const tail = segments.slice(segments.length - k);
+        const raw = tail.join('/');
+        if (raw === wanted || tail.map(safeDecode).join('/') === wanted) {
+            return `/${raw}`;
+        }
+    }
+    return `/${parts.map((p) => encodeURIComponent(p)).join('/')}`;
+}
+
+/** What the adapter made of the request body. */
+export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
+
+export const EMPTY_BODY: BodyResult = Object.freeze({ ok: true, value: undefined }) as BodyResult;
+
+/** Parses a JSON body; empty or blank text means no body. */
+export function parseJsonText(text: string): BodyResult {
+    if (text.trim().length === 0) {
+        return EMPTY_BODY;
+    }
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    } catch (err) {
+        const detail = err instanceof Error ? `: ${err.message}` : '';
+        return { ok: false, status: 400, message: `invalid JSON in request body${detail}` };
+    }
+}
+
+const ENCODER = new TextEncoder();
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Decodes and parses a raw JSON body; invalid UTF-8 is a 400 too. */
+export function parseJsonBytes(bytes: Uint8Array): BodyResult {
+    if (bytes.byteLength === 0) {
+        return EMPTY_BODY;
+    }
+    let text: string;
+    try {
+        text = UTF8.decode(bytes);
+    } catch {
+        return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
+    }
+    return parseJsonText(text);
+}
+
+export function tooLarge(limit: number): BodyResult {
+    return { ok: false, status: 413, message: `request body exceeds the limit of ${limit} bytes` };
+}
+
+/** A body a framework already read: an object is taken as is, text or bytes are parsed as JSON. */
+export function fromParsedBody(body: unknown, limit: number): BodyResult {
+    if (typeof body === 'string') {
+        const oversized = body.length * 3 > limit && ENCODER.encode(body).byteLength > limit;
+        return oversized ? tooLarge(limit) : parseJsonText(body);
+    }
+    if (body instanceof Uint8Array) {
+        return body.byteLength > limit ? tooLarge(limit) : parseJsonBytes(body);
+    }
+    return { ok: true, value: body };
+}
+
+/** Content-Length as a number, or `undefined` when absent or malformed. */
+export function declaredLength(header: string | string[] | null | undefined): number | undefined {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (value === null || value === undefined || !/^\d+$/.test(value.trim())) {
+        return undefined;
+    }
+    return Number(value.trim());
+}

@@ -1,0 +1,222 @@
+import { createFixture, REST_PREFIX, RPC_PREFIX, USER_HEADER, BODY_LIMIT, type AdapterFixture } from './fixture';
+
+/** Response bodies are inspected freely in tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyBody = any;
+
+export interface SendInit {
+    method: string;
+    /** Path and query, e.g. `/api/rpc/post/findMany?q=...`. */
+    url: string;
+    body?: string;
+    headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+    status: number;
+    /** Lower-case header names. */
+    headers: Record<string, string>;
+    text: string;
+    body: AnyBody;
+}
+
+/** One framework app under test, driven through the framework's own request mechanism. */
+export interface Harness {
+    send(init: SendInit): Promise<TestResponse>;
+    close?(): Promise<void>;
+}
+
+export interface ScenarioOptions {
+    /** Whether the adapter itself decides what is under its mount point (false for file-routed frameworks). */
+    outsidePrefix?: boolean;
+}
+
+/** Builds a `TestResponse` from status, headers and text. */
+export function testResponse(status: number, headers: Record<string, string>, text: string): TestResponse {
+    const lower: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) lower[k.toLowerCase()] = v;
+    let body: AnyBody;
+    try {
+        body = text ? JSON.parse(text) : undefined;
+    } catch {
+        body = undefined;
+    }
+    return { status, headers: lower, text, body };
+}
+
+export async function fromFetchResponse(res: Response): Promise<TestResponse> {
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k] = v));
+    return testResponse(res.status, headers, await res.text());
+}
+
+export interface ScenarioContext {
+    fixture: () => AdapterFixture;
+    harness: () => Harness;
+    send: (method: string, url: string, options?: { body?: unknown; raw?: string; user?: string | number; contentType?: string }) => Promise<TestResponse>;
+    seed: () => Promise<{ alice: number; bob: number; published: number; draft: number }>;
+}
+
+const q = (args: unknown) => encodeURIComponent(JSON.stringify(args));
+
+/**
+ * The behaviour every adapter shares, checked through the real framework: RPC and REST reads and writes,
+ * a policy denial for a per-request user, malformed and oversized bodies, 204, getPrisma failures, the mount prefix.
+ * `extra` adds adapter-specific tests with the same app.
+ */
+export function describeAdapter(
+    name: string,
+    build: (fixture: AdapterFixture) => Promise<Harness>,
+    options: ScenarioOptions = {},
+    extra?: (ctx: ScenarioContext) => void,
+): void {
+    describe(name, () => {
+        let f: AdapterFixture;
+        let h: Harness;
+        let n = 0;
+
+        beforeAll(async () => {
+            f = await createFixture();
+            h = await build(f);
+        });
+        afterAll(async () => {
+            await h?.close?.();
+            await f?.schema.cleanup();
+        });
+
+        const send: ScenarioContext['send'] = (method, url, opts = {}) => {
+            const headers: Record<string, string> = {};
+            if (opts.user !== undefined) headers[USER_HEADER] = String(opts.user);
+            let body: string | undefined;
+            if (opts.raw !== undefined || opts.body !== undefined) {
+                body = opts.raw ?? JSON.stringify(opts.body);
+                headers['content-type'] = opts.contentType ?? 'application/json';
+            }
+            return h.send({ method, url, body, headers });
+        };
+
+        const seed: ScenarioContext['seed'] = async () => {
+            n++;
+            const prisma = f.schema.prisma;
+            const alice = await prisma.user.create({ data: { email: `alice${n}@x.io`, name: 'Alice' } });
+            const bob = await prisma.user.create({ data: { email: `bob${n}@x.io`, name: 'Bob' } });
+            const published = await prisma.post.create({ data: { title: 'hello', published: true, authorId: alice.id } });
+            const draft = await prisma.post.create({ data: { title: 'secret draft', authorId: alice.id } });
+            return { alice: alice.id, bob: bob.id, published: published.id, draft: draft.id };
+        };
+
+        it('RPC read: the mount prefix is stripped, q is decoded, the per-request user decides what is visible', async () => {
+            const { alice } = await seed();
+            const url = `${RPC_PREFIX}/post/findMany?q=${q({ where: { authorId: alice }, orderBy: { id: 'asc' } })}`;
+            const anonymous = await send('GET', url);
+            expect(anonymous.status).toBe(200);
+            expect(anonymous.headers['content-type']).toMatch(/^application\/json/);
+            expect(anonymous.body.data.map((p: AnyBody) => p.title)).toEqual(['hello']);
+            const owner = await send('GET', url, { user: alice });
+            expect(owner.body.data.map((p: AnyBody) => p.title)).toEqual(['hello', 'secret draft']);
+        });
+
+        it('RPC write: create answers 201 and persists', async () => {
+            const { alice } = await seed();
+            const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, body: { data: { title: 'via rpc', authorId: alice } } });
+            expect(res.status).toBe(201);
+            expect(res.body.data).toMatchObject({ title: 'via rpc', authorId: alice });
+            expect(await f.schema.prisma.post.count({ where: { title: 'via rpc', authorId: alice } })).toBe(1);
+        });
+
+        it('RPC policy denial: 403 for this user, nothing written', async () => {
+            const { alice, bob } = await seed();
+            const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: bob, body: { data: { title: 'forged', authorId: alice } } });
+            expect(res.status).toBe(403);
+            expect(res.body.error.rejectedByPolicy).toBe(true);
+            expect(await f.schema.prisma.post.count({ where: { title: 'forged' } })).toBe(0);
+        });
+
+        it('RPC malformed body: 400 in the RPC error format, nothing written', async () => {
+            const { alice } = await seed();
+            const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, raw: '{"data": {"title": "half' });
+            expect(res.status).toBe(400);
+            expect(res.headers['content-type']).toMatch(/json/);
+            expect(res.body.error.message).toMatch(/JSON/);
+            expect(await f.schema.prisma.post.count({ where: { title: { startsWith: 'half' } } })).toBe(0);
+        });
+
+        it('REST read: JSON:API document with application/vnd.api+json; drafts hidden from others', async () => {
+            const { published, draft, bob } = await seed();
+            const res = await send('GET', `${REST_PREFIX}/post/${published}`);
+            expect(res.status).toBe(200);
+            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expect(String(res.body.data.id)).toBe(String(published));
+            expect(res.body.data.attributes.title).toBe('hello');
+            const hidden = await send('GET', `${REST_PREFIX}/post/${draft}`, { user: bob });
+            expect(hidden.status).toBe(404);
+        });
+
+        it('REST write: a body sent as application/vnd.api+json is accepted (201)', async () => {
+            const { alice } = await seed();
+            const res = await send('POST', `${REST_PREFIX}/post`, {
+                user: alice,
+                contentType: 'application/vnd.api+json',
+                body: { data: { type: 'post', attributes: { title: 'via rest' }, relationships: { author: { data: { type: 'user', id: String(alice) } } } } },
+            });
+            expect(res.status).toBe(201);
+            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expect(res.body.data.attributes.title).toBe('via rest');
+            expect(await f.schema.prisma.post.count({ where: { title: 'via rest', authorId: alice } })).toBe(1);
+        });
+
+        it('REST delete: 204 with no body; another user is denied with 403', async () => {
+            const { alice, bob, draft, published } = await seed();
+            const denied = await send('DELETE', `${REST_PREFIX}/post/${published}`, { user: bob });
+            expect(denied.status).toBe(403);
+            expect(denied.body.errors[0]).toMatchObject({ status: 403 });
+            const res = await send('DELETE', `${REST_PREFIX}/post/${draft}`, { user: alice });
+            expect(res.status).toBe(204);
+            expect(res.text).toBe('');
+            expect(await f.schema.prisma.post.findUnique({ where: { id: draft } })).toBeNull();
+            expect(await f.schema.prisma.post.findUnique({ where: { id: published } })).not.toBeNull();
+        });
+
+        it('REST malformed body: 400 in the JSON:API error format', async () => {
+            const { alice, published } = await seed();
+            const res = await send('PATCH', `${REST_PREFIX}/post/${published}`, { user: alice, raw: '{"data":', contentType: 'application/vnd.api+json' });
+            expect(res.status).toBe(400);
+            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expect(res.body.errors[0]).toMatchObject({ status: 400 });
+            expect((await f.schema.prisma.post.findUnique({ where: { id: published } })).title).toBe('hello');
+        });
+
+        it('a body over the limit is answered 413 in the protocol format, nothing written', async () => {
+            const { alice } = await seed();
+            const title = 'x'.repeat(BODY_LIMIT + 100);
+            const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, body: { data: { title, authorId: alice } } });
+            expect(res.status).toBe(413);
+            expect(typeof res.body.error.message).toBe('string');
+            expect(await f.schema.prisma.post.count({ where: { title } })).toBe(0);
+        });
+
+        it('getPrisma failures: a thrown status is honoured, anything else is a generic 500', async () => {
+            const url = `${RPC_PREFIX}/post/findMany`;
+            const unauthorized = await send('GET', url, { user: 'invalid' });
+            expect(unauthorized.status).toBe(401);
+            expect(unauthorized.body.error.message).toBe('invalid credentials');
+            const crash = await send('GET', url, { user: 'crash' });
+            expect(crash.status).toBe(500);
+            expect(crash.text).not.toContain('hunter2');
+            expect(f.errors.some((e) => e.includes('hunter2'))).toBe(true);
+            const none = await send('GET', url, { user: 'none' });
+            expect(none.status).toBe(500);
+            expect(none.body.error.message).toBe('unable to get prisma from request context');
+        });
+
+        if (options.outsidePrefix !== false) {
+            it('does not serve paths outside its mount point', async () => {
+                const res = await send('GET', `${RPC_PREFIX}x/post/findMany`);
+                expect(res.status).toBe(404);
+                expect(res.body?.data).toBeUndefined();
+            });
+        }
+
+        extra?.({ fixture: () => f, harness: () => h, send, seed });
+    });
+}
