@@ -1,0 +1,69 @@
+import autocannon from 'autocannon';
+import type { Scenario } from './scenarios';
+import { USER_HEADER } from './scenarios';
+
+/** One measured run of one scenario against one server. */
+export interface LoadResult {
+    reqPerSec: number;
+    /** Latency percentiles in milliseconds. */
+    p50: number;
+    p99: number;
+    completed: number;
+    /** Answers with a status other than the scenario's (non-2xx included). */
+    wrongStatus: number;
+    non2xx: number;
+    /** Connection errors and timeouts. */
+    errors: number;
+    statusCounts: Record<string, number>;
+}
+
+export interface LoadOptions {
+    connections: number;
+    duration: number;
+}
+
+function fire(url: string, scenario: Scenario, options: LoadOptions): Promise<autocannon.Result> {
+    let n = 0;
+    return autocannon({
+        url,
+        connections: options.connections,
+        duration: options.duration,
+        // fail fast rather than hang on a wedged server
+        timeout: 30,
+        requests: [
+            {
+                setupRequest: (req) => {
+                    const r = scenario.request(n++);
+                    return {
+                        ...req,
+                        method: r.method as autocannon.Request['method'],
+                        path: r.path,
+                        headers: { ...USER_HEADER, ...(r.body === undefined ? {} : { 'content-type': 'application/json' }) },
+                        body: r.body === undefined ? undefined : JSON.stringify(r.body),
+                    };
+                },
+            },
+        ],
+    });
+}
+
+export async function runLoad(url: string, scenario: Scenario, options: LoadOptions, warmup: number): Promise<LoadResult> {
+    if (warmup > 0) await fire(url, scenario, { ...options, duration: warmup });
+    const result = await fire(url, scenario, options);
+    const statusCounts: Record<string, number> = {};
+    // statusCodeStats exists at runtime in autocannon 9 but is missing from its type definitions
+    const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+    for (const [code, { count }] of Object.entries(stats)) statusCounts[code] = count;
+    const completed = result.requests.total;
+    const right = statusCounts[String(scenario.status)] ?? 0;
+    return {
+        reqPerSec: completed / result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        completed,
+        wrongStatus: completed - right,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+        statusCounts,
+    };
+}

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: our handlers vs @zenstackhq/server 2.22.3 vs the ORM floor, side by side.
+ * Settings (environment): BENCH_DURATION (s, 4), BENCH_WARMUP (s, 1), BENCH_ROUNDS (3),
+ * BENCH_CONNECTIONS (10), BENCH_SCENARIOS (comma list), BENCH_IMPLS (comma list),
+ * BENCH_PROFILE=ours|upstream|floor (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig, type Impl } from './config';
+import { PERFORMANCE_DOC, RESULTS_FILE, writeBlock } from './documents';
+import { runLoad } from './load';
+import { callDifferences, preflight, type PreflightResult } from './preflight';
+import { peakRssMiB, resetPeakRss, startServer, type ServerProcess } from './processes';
+import { runProfile } from './profile';
+import { rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
+import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
+import { buildOurs, buildServer, prepareData, type BenchSetup } from './setup';
+
+const say = (message: string) => process.stdout.write(`${message}\n`);
+
+/** Round r starts with a different implementation, so no one always runs first or last. */
+function rotate<T>(items: T[], by: number): T[] {
+    const k = by % items.length;
+    return [...items.slice(k), ...items.slice(0, k)];
+}
+
+function line(run: Run): string {
+    const rss = run.peakRss === undefined ? '' : `  peak RSS ${run.peakRss.toFixed(0)} MiB`;
+    const bad = run.wrongStatus || run.errors ? `  WRONG STATUS ${run.wrongStatus} ERRORS ${run.errors}` : '';
+    return `  ${run.impl.padEnd(8)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms${rss}${bad}`;
+}
+
+async function measure(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[]): Promise<Run[]> {
+    const runs: Run[] = [];
+    const options = { connections: config.connections, duration: config.duration };
+    const regular = scenarios.filter((s) => !s.large);
+    const large = scenarios.filter((s) => s.large);
+    for (let round = 1; round <= config.rounds; round++) {
+        const order = rotate(config.impls, round - 1);
+        say(`\nround ${round}/${config.rounds} (order: ${order.join(', ')})`);
+        // one process per implementation for the regular scenarios, on a fresh database copy;
+        // reads come first, writes last, so every implementation reads the same data
+        const servers = new Map<Impl, ServerProcess>();
+        try {
+            for (const impl of order) servers.set(impl, await startServer({ impl, setup, serverScript, tag: `round${round}` }));
+            for (const scenario of regular) {
+                say(`${scenario.name}`);
+                for (const impl of order) {
+                    const server = servers.get(impl) as ServerProcess;
+                    const result = await runLoad(server.url, scenario, options, config.warmup);
+                    const run: Run = { ...result, scenario: scenario.name, impl, round };
+                    runs.push(run);
+                    say(line(run));
+                }
+            }
+        } finally {
+            for (const server of servers.values()) await server.stop();
+        }
+        // 1,000-row reads: a fresh process each, peak RSS measured over the measured load only
+        for (const scenario of large) {
+            say(`${scenario.name}`);
+            for (const impl of order) {
+                const server = await startServer({ impl, setup, serverScript, tag: `${scenario.name}-round${round}` });
+                try {
+                    if (config.warmup > 0) await runLoad(server.url, scenario, { ...options, duration: config.warmup }, 0);
+                    const reset = resetPeakRss(server.pid);
+                    const result = await runLoad(server.url, scenario, options, 0);
+                    const run: Run = { ...result, scenario: scenario.name, impl, round, peakRss: peakRssMiB(server.pid) };
+                    if (!reset) say('  (could not reset VmHWM: peak RSS includes start-up and warm-up)');
+                    runs.push(run);
+                    say(line(run));
+                } finally {
+                    const errors = server.stderr().trim();
+                    if (errors) say(`  ${impl} stderr: ${errors.slice(0, 500)}`);
+                    await server.stop();
+                }
+            }
+        }
+    }
+    return runs;
+}
+
+function gitCommit(): string {
+    try {
+        const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
+        return sha;
+    } catch {
+        return 'unknown';
+    }
+}
+
+function resultsBlock(config: BenchConfig, runs: Run[], scenarios: Scenario[], pre: PreflightResult, loadBefore: number[], started: Date): string {
+    const machine = describeMachine();
+    const summaries = summarize(scenarios, config.impls, runs);
+    const rss = rssTable(summaries);
+    const targets = targetLines(summaries);
+    const diffs = callDifferences(pre);
+    const loadAfter = os.loadavg();
+    const parts = [
+        `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit \`${gitCommit()}\` on ` +
+            `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.os}. ` +
+            `${config.rounds} round(s) × ${config.duration} s per implementation and scenario (after ${config.warmup} s warm-up), ` +
+            `${config.connections} connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
+        process.env.BENCH_NOTE ? `> ${process.env.BENCH_NOTE}` : '',
+        'Median req/s over the rounds (higher is better) and median p99 latency:',
+        throughputTable(summaries),
+        rss ? `Peak RSS of the server process while serving the 1,000-row scenarios (VmHWM, median over rounds):\n\n${rss}` : '',
+        targets.length ? `Targets:\n\n${targets.join('\n')}` : '',
+        diffs.length
+            ? `Where our ORM calls differ from upstream's (one request, from the pre-flight):\n\n` +
+              diffs.map((d) => `- ${d.scenario}: ours \`${d.ours.join(' ; ')}\`; upstream \`${d.upstream.join(' ; ')}\``).join('\n')
+            : '',
+    ];
+    return parts.filter(Boolean).join('\n\n');
+}
+
+async function main(): Promise<void> {
+    const config = readConfig();
+    const started = new Date();
+    const loadBefore = os.loadavg();
+    const scenarios = selectScenarios(config.scenarios);
+    const setup = await prepareData();
+    if (config.impls.includes('ours') || config.profile === 'ours') buildOurs();
+    const serverScript = buildServer();
+
+    if (config.profile) {
+        await runProfile(config, setup, serverScript, config.scenarios ? scenarios : SCENARIOS.filter((s) => s.name === 'rest-list-include'));
+        return;
+    }
+
+    say(`pre-flight: ${config.impls.join(', ')} × ${scenarios.length} scenario(s)`);
+    const pre = await preflight(setup, serverScript, config.impls, scenarios);
+    if (pre.problems.length) {
+        say(`\npre-flight failed, nothing measured:\n- ${pre.problems.join('\n- ')}`);
+        process.exitCode = 1;
+        return;
+    }
+
+    const runs = await measure(config, setup, serverScript, scenarios);
+    const block = resultsBlock(config, runs, scenarios, pre, loadBefore, started);
+    const failures = statusFailures(runs);
+    fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ config, started, runs }, null, 2));
+    fs.writeFileSync(path.join(DATA_DIR, 'last-run.md'), `${block}\n`);
+    say(`\n${block}\n`);
+
+    const complete = scenarios.length === SCENARIOS.length && config.impls.length === 3;
+    if (failures.length) {
+        say(`FAILED: answers with the wrong status (a fast error is not a result):\n- ${failures.join('\n- ')}`);
+        process.exitCode = 1;
+    }
+    const write = config.write === 'always' || (config.write === 'auto' && complete && failures.length === 0);
+    if (write) {
+        writeBlock(RESULTS_FILE, 'results', block);
+        writeBlock(PERFORMANCE_DOC, 'results', block);
+        say(`wrote ${path.relative(PROJECT_ROOT, RESULTS_FILE)} and ${path.relative(PROJECT_ROOT, PERFORMANCE_DOC)}`);
+    } else {
+        say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
+    }
+    say(`total ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
+}
+
+main().catch((err) => {
+    process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+});

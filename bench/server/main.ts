@@ -1,0 +1,121 @@
+/**
+ * One benchmark server process: `node main.js` with
+ *   BENCH_IMPL       ours | upstream | floor
+ *   BENCH_DB         SQLite file this process owns
+ *   BENCH_GENERATED  folder of the generated Prisma client and ZenStack output
+ *   BENCH_OURS_DIST  compiled zenstack-api (for BENCH_IMPL=ours)
+ *   BENCH_LOG_CALLS  1 = print every ORM call the handler makes (to check the floor's parity)
+ * Listens on an ephemeral port and prints `listening <port>` once ready.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { BadBody, parseRequest, send, splitUrl, type ParsedRequest, type Reply } from './http';
+import { floorHandlers } from './floor';
+import { logCalls } from './trace';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Client = any;
+type Mounted = { rest: (req: ParsedRequest, db: Client) => Promise<Reply>; rpc: (req: ParsedRequest, db: Client) => Promise<Reply> };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ApiHandler = (ctx: any) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+
+function env(name: string): string {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set`);
+    return value;
+}
+
+const ENDPOINT = 'http://localhost/api/rest';
+/** Same options for both REST handlers; pageSize 1000 lets the 1,000-row page through (the default caps at 100). */
+const REST_OPTIONS = { endpoint: ENDPOINT, pageSize: 1000 };
+
+async function main(): Promise<void> {
+    const impl = env('BENCH_IMPL');
+    const generated = env('BENCH_GENERATED');
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { PrismaClient } = require(path.join(generated, 'prisma-client'));
+    const { enhance } = require(path.join(generated, 'zenstack', 'enhance.js'));
+    const modelMeta = require(path.join(generated, 'zenstack', 'model-meta.js')).default;
+    const zodSchemas = require(path.join(generated, 'zenstack', 'zod', 'index.js'));
+    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${env('BENCH_DB')}` }) });
+    await prisma.$connect();
+
+    // the same per-request client for all three: the policy-enhanced client of the signed-in user
+    const clientFor = (userId: number | undefined): Client => {
+        const db = enhance(prisma, userId === undefined ? {} : { user: { id: userId } });
+        return process.env.BENCH_LOG_CALLS === '1' ? logCalls(db) : db;
+    };
+
+    let mounted: Mounted;
+    if (impl === 'floor') {
+        mounted = floorHandlers;
+    } else {
+        let rest: ApiHandler;
+        let rpc: ApiHandler;
+        if (impl === 'ours') {
+            const dist = env('BENCH_OURS_DIST');
+            /* eslint-disable @typescript-eslint/no-require-imports */
+            rest = require(path.join(dist, 'api', 'rest')).RestApiHandler(REST_OPTIONS);
+            rpc = require(path.join(dist, 'api', 'rpc')).RPCApiHandler();
+        } else if (impl === 'upstream') {
+            rest = require('@zenstackhq/server/api/rest').RestApiHandler(REST_OPTIONS);
+            rpc = require('@zenstackhq/server/api/rpc').RPCApiHandler();
+            /* eslint-enable @typescript-eslint/no-require-imports */
+        } else {
+            throw new Error(`unknown BENCH_IMPL "${impl}"`);
+        }
+        const adapt =
+            (handler: ApiHandler) =>
+            async (req: ParsedRequest, db: Client): Promise<Reply> =>
+                handler({
+                    method: req.method,
+                    path: req.path,
+                    query: req.query,
+                    requestBody: req.body,
+                    prisma: db,
+                    modelMeta,
+                    zodSchemas,
+                });
+        mounted = { rest: adapt(rest), rpc: adapt(rpc) };
+    }
+
+    const server = http.createServer((req, res) => {
+        const url = splitUrl(req.url ?? '/');
+        if (!url) {
+            send(res, { status: 404, body: { error: 'not found' } });
+            return;
+        }
+        parseRequest(req, url.path, url.search)
+            .then((parsed) => mounted[url.mount as keyof Mounted](parsed, clientFor(parsed.userId)))
+            .then(
+                (reply) => send(res, reply),
+                (err: unknown) => {
+                    const status = err instanceof BadBody ? 400 : 500;
+                    if (status === 500) process.stderr.write(`[${impl}] ${(err as Error)?.stack ?? String(err)}\n`);
+                    send(res, { status, body: { error: status === 400 ? 'bad request' : 'internal error' } });
+                },
+            );
+    });
+    server.keepAliveTimeout = 60_000;
+
+    const stop = () => {
+        server.close();
+        // a normal exit lets `node --cpu-prof` write its profile
+        prisma.$disconnect().finally(() => process.exit(0));
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+
+    server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        process.stdout.write(`listening ${port}\n`);
+    });
+}
+
+main().catch((err) => {
+    process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { generateSchema } from '../tests/support/generate';
+import { BENCH_DIR, DATA_DIR, OURS_DIST, PROJECT_ROOT, SERVER_BUILD } from './config';
+import { SEED_VERSION, seedRows } from './seed';
+
+/** Everything a server process needs to start: the generated schema and the seeded database. */
+export interface BenchSetup {
+    /** Folder of the generated Prisma client and ZenStack output (`tests/support/generate.ts`). */
+    generatedDir: string;
+    /** The seeded SQLite file; servers work on copies of it. */
+    seedDb: string;
+}
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+async function seedDatabase(generatedDir: string, ddl: string, file: string): Promise<void> {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { force: true });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Database = require('better-sqlite3');
+    const db = new Database(tmp);
+    db.exec(ddl);
+    db.close();
+
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
+    const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
+    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${tmp}` }) });
+    try {
+        const rows = seedRows();
+        await prisma.user.createMany({ data: rows.users });
+        await prisma.profile.createMany({ data: rows.profiles });
+        for (let i = 0; i < rows.posts.length; i += 500) {
+            await prisma.post.createMany({ data: rows.posts.slice(i, i + 500) });
+        }
+        for (let i = 0; i < rows.comments.length; i += 1000) {
+            await prisma.comment.createMany({ data: rows.comments.slice(i, i + 1000) });
+        }
+    } finally {
+        await prisma.$disconnect();
+    }
+    fs.renameSync(tmp, file);
+}
+
+/** Generates the project's schema (cached) and seeds the data set once per schema and seed version. */
+export async function prepareData(): Promise<BenchSetup> {
+    fs.mkdirSync(DATA_DIR, { recursive: true });
+    const zmodel = fs.readFileSync(path.join(PROJECT_ROOT, 'schema.zmodel'), 'utf8');
+    const gen = generateSchema(zmodel, 'sqlite');
+    const seedDb = path.join(DATA_DIR, `blog-${path.basename(gen.dir)}-v${SEED_VERSION}.db`);
+    if (!fs.existsSync(seedDb)) {
+        log(`seeding ${path.relative(PROJECT_ROOT, seedDb)} ...`);
+        await seedDatabase(gen.dir, gen.ddl, seedDb);
+    }
+    return { generatedDir: gen.dir, seedDb };
+}
+
+/** Compiles our package with tsconfig.build.json into bench/.data/dist: the code users run. */
+export function buildOurs(): void {
+    log('building zenstack-api (tsc -p tsconfig.build.json) ...');
+    fs.rmSync(OURS_DIST, { recursive: true, force: true });
+    try {
+        execFileSync(
+            process.execPath,
+            [path.join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', OURS_DIST, '--declaration', 'false'],
+            { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
+        );
+    } catch (err) {
+        // tsc still emits JavaScript on type errors; the pre-flight check decides whether it works
+        const out = (err as { stdout?: string }).stdout ?? '';
+        log(`warning: tsc reported errors (JavaScript was emitted anyway):\n${out.split('\n').slice(0, 10).join('\n')}`);
+    }
+}
+
+/** Transpiles bench/server/*.ts to plain CommonJS so measured processes run without ts-node. */
+export function buildServer(): string {
+    fs.mkdirSync(SERVER_BUILD, { recursive: true });
+    const sourceDir = path.join(BENCH_DIR, 'server');
+    for (const name of fs.readdirSync(sourceDir)) {
+        if (!name.endsWith('.ts')) continue;
+        const source = fs.readFileSync(path.join(sourceDir, name), 'utf8');
+        const out = ts.transpileModule(source, {
+            compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2021, esModuleInterop: true },
+            fileName: name,
+        });
+        fs.writeFileSync(path.join(SERVER_BUILD, name.replace(/\.ts$/, '.js')), out.outputText);
+    }
+    return path.join(SERVER_BUILD, 'main.js');
+}
