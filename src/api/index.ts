@@ -1,0 +1,2 @@
+export { RPCApiHandler, type RPCApiHandlerOptions } from './rpc';
+export { RestApiHandler, type RestApiHandlerOptions } from './rest';

@@ -1,0 +1,2 @@
+export * from './api';
+export type { AdapterBaseOptions, HandleRequestFn, LoggerConfig, LoggerMethod, RequestContext, Response } from './types';
