@@ -1,0 +1,105 @@
+import { loadSchema, type TestSchema } from '../support/schema';
+import { rpcCaller, type RpcCaller } from './support';
+
+/** Names and payloads meant to reach something other than a model operation. */
+
+let s: TestSchema;
+let call: RpcCaller;
+
+beforeAll(async () => {
+    s = await loadSchema();
+    await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'keep', published: true }] } } });
+    call = rpcCaller(s, { user: { id: 1 } });
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+afterEach(() => {
+    // nothing may have leaked onto shared prototypes
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+});
+
+describe('model segment', () => {
+    const names = ['constructor', '__proto__', 'prototype', 'toString', 'hasOwnProperty', '$queryRaw', '$queryRawUnsafe', '$executeRawUnsafe', '$connect', '_engine', '%5F%5Fproto%5F%5F', '%24queryRaw'];
+    it.each(names)('/%s/… is an unknown model', async (name) => {
+        for (const [method, op] of [
+            ['GET', 'findMany'],
+            ['POST', 'create'],
+            ['GET', 'call'],
+        ]) {
+            const res = await call(method, `/${name}/${op}`, { q: { where: {} }, body: { data: {} } });
+            expect(res.status).toBe(400);
+            expect(res.body.error.message).toMatch(/unknown model/);
+        }
+    });
+
+    it('raw SQL through a client method name never runs', async () => {
+        const res = await call('POST', '/$executeRawUnsafe/create', { body: { data: 'DELETE FROM Post' } });
+        expect(res.status).toBe(400);
+        expect(await s.prisma.post.count({ where: { title: 'keep' } })).toBe(1);
+    });
+});
+
+describe('operation segment', () => {
+    const ops = ['constructor', '__proto__', 'toString', 'valueOf', 'findUniqueOrThrow', 'findFirstOrThrow', '$queryRaw', 'fields', '$parent', 'then'];
+    it.each(ops)('/post/%s is an unknown operation', async (op) => {
+        const res = await call('GET', `/post/${op}`);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/unknown operation/);
+    });
+
+    it('a malformed percent-encoding in the path is a 400', async () => {
+        expect((await call('GET', '/post/%E0%A4%A')).status).toBe(400);
+    });
+});
+
+describe('payloads', () => {
+    it('refuses "__proto__" keys anywhere in a body, q or meta', async () => {
+        const bodies = [
+            '{"data":{"title":"p","authorId":1,"__proto__":{"polluted":true}}}',
+            '{"data":{"title":"p","author":{"connect":{"__proto__":{"polluted":true},"id":1}}}}',
+            '{"__proto__":{"polluted":true},"data":{"title":"p","authorId":1}}',
+            '{"data":{"title":"p","authorId":1},"meta":{"serialization":{"values":{"__proto__":["Date"]}}}}',
+        ];
+        for (const text of bodies) {
+            const res = await call('POST', '/post/create', { body: JSON.parse(text) });
+            expect({ text, status: res.status }).toEqual({ text, status: 400 });
+            expect(res.body.error.message).toMatch(/__proto__/);
+        }
+        const q = await call('GET', '/post/findMany', { q: '{"where":{"__proto__":{"polluted":true}}}' });
+        expect(q.status).toBe(400);
+        const meta = await call('GET', '/post/findMany', { q: '{}', meta: '{"serialization":{"values":{"x":["Date"]},"__proto__":{"polluted":true}}}' });
+        expect(meta.status).toBe(400);
+        expect(await s.prisma.post.count({ where: { title: 'p' } })).toBe(0);
+    });
+
+    it('refuses serialization paths through prototypes', async () => {
+        for (const path of ['data.constructor.prototype.polluted', 'data.__proto__.polluted', 'constructor']) {
+            const res = await call('POST', '/post/create', { body: { data: { title: 'p', authorId: 1 }, meta: { serialization: { values: { [path]: ['Date'] } } } } });
+            expect({ path, status: res.status }).toEqual({ path, status: 400 });
+        }
+    });
+
+    it('refuses absurd nesting with a 400, not a crash', async () => {
+        const deep = (n: number) => `${'{"AND":'.repeat(n)}{"id":1}${'}'.repeat(n)}`;
+        const res = await call('GET', '/post/findMany', { q: `{"where":${deep(5000)}}` });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/nested too deeply/);
+        const body = await call('PATCH', '/post/updateMany', { body: `{"where":${deep(5000)},"data":{"title":"deep"}}` });
+        expect(body.status).toBe(400);
+        // a reasonable depth still works
+        expect((await call('GET', '/post/findMany', { q: `{"where":${deep(20)}}` })).status).toBe(200);
+    });
+
+    it('a string body is parsed as JSON, other body types are refused', async () => {
+        const ok = await call('POST', '/post/create', { body: JSON.stringify({ data: { title: 'from-string', authorId: 1 } }) });
+        expect(ok.status).toBe(201);
+        for (const body of [42, true, ['x'], 'null']) {
+            const res = await call('POST', '/post/create', { body });
+            expect({ body, status: res.status }).toEqual({ body, status: 400 });
+        }
+    });
+});
