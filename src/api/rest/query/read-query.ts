@@ -7,7 +7,7 @@ import { parsePage } from './page';
 import { parseParams, type Family, type ParsedParams, type QueryEntry } from './params';
 import { parseSort } from './sort';
 import type { CollectionQuery, DocumentQuery } from './types';
-import { enumValuesFor, providerOf } from './provider';
+import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
 
 /** Query parameters of each kind of read endpoint, parsed and checked before any database access. */
 
@@ -37,7 +37,9 @@ export function parseDocumentQuery(req: RestRequest, model: RestModel): Parsed<D
 function filterContext(req: RestRequest): FilterContext {
     return {
         provider: providerOf(req.prisma),
+        previewFeatures: previewFeaturesOf(req.prisma),
         maxFilters: req.config.maxFilters,
+        idDivider: req.config.idDivider,
         enumValues: (name) => enumValuesFor(req, name),
     };
 }

@@ -1,0 +1,90 @@
+import { CodecError, decodeBigInt, decodeBytes, decodeDecimal } from '../../common/codec';
+import type { ScalarField } from '../../common/model-registry';
+import { RestError } from '../errors';
+
+/**
+ * Typed filter values from their query-string text: numbers for Int/Float, bigint for BigInt,
+ * a checked decimal string for Decimal, `true`/`false` for Boolean, a Date from ISO 8601 for
+ * DateTime, a Buffer from Base64 for Bytes, a declared value for enums, strings as given.
+ */
+
+const INT = /^[+-]?\d+$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export type EnumLookup = (enumName: string) => readonly string[] | undefined;
+
+type Parser = (text: string, field: ScalarField, enums: EnumLookup) => unknown;
+
+const INVALID = Symbol('invalid');
+
+const PARSERS: Record<string, Parser> = {
+    String: (text) => text,
+    Int: (text) => {
+        const t = text.trim();
+        const n = Number(t);
+        return INT.test(t) && Number.isSafeInteger(n) ? n : INVALID;
+    },
+    Float: (text) => {
+        const t = text.trim();
+        const n = Number(t);
+        return t !== '' && Number.isFinite(n) ? n : INVALID;
+    },
+    BigInt: (text) => decodeBigInt(text),
+    // a checked string: Prisma takes decimal strings, and no foreign Decimal class crosses into the client
+    Decimal: (text) => decodeDecimal(text).toString(),
+    Boolean: (text) => (text === 'true' ? true : text === 'false' ? false : INVALID),
+    DateTime: (text) => {
+        const t = text.trim();
+        const d = new Date(t);
+        return ISO_DATE.test(t) && !Number.isNaN(d.getTime()) ? d : INVALID;
+    },
+    Bytes: (text) => decodeBytes(text),
+    Enum: (text, field, enums) => {
+        const values = enums(field.type);
+        return !values || values.includes(text) ? text : INVALID;
+    },
+};
+
+function describeKind(field: ScalarField, enums: EnumLookup): string {
+    if (field.kind === 'Enum') {
+        const values = enums(field.type);
+        return values ? `one of ${values.join(', ')}` : `a ${field.type} value`;
+    }
+    const hints: Record<string, string> = {
+        Int: 'an integer',
+        Float: 'a number',
+        BigInt: 'an integer',
+        Decimal: 'a decimal number',
+        Boolean: '"true" or "false"',
+        DateTime: 'an ISO 8601 date-time',
+        Bytes: 'a Base64 string',
+    };
+    return hints[field.kind] ?? `a ${field.type} value`;
+}
+
+/** Whether a field's type can be compared in a filter at all. */
+export function isFilterable(field: ScalarField): boolean {
+    return Object.prototype.hasOwnProperty.call(PARSERS, field.kind);
+}
+
+/** Parses one value for `field`; a bad one is 400 `invalid-value` naming the parameter. */
+export function parseFilterValue(field: ScalarField, text: string, enums: EnumLookup, parameter: string): unknown {
+    const parser = PARSERS[field.kind];
+    let value: unknown = INVALID;
+    try {
+        value = parser ? parser(text, field, enums) : INVALID;
+    } catch (err) {
+        if (!(err instanceof CodecError)) throw err;
+    }
+    if (value === INVALID) {
+        throw new RestError('invalid-value', `invalid value "${text}" for "${field.name}": expected ${describeKind(field, enums)}`, { source: { parameter } });
+    }
+    return value;
+}
+
+/** `true` / `false` for boolean operators ($isNull, $isEmpty). */
+export function parseBooleanFlag(text: string, parameter: string): boolean {
+    if (text === 'true') return true;
+    if (text === 'false') return false;
+    throw new RestError('invalid-value', `${parameter} takes "true" or "false", got "${text}"`, { source: { parameter } });
+}
