@@ -7,9 +7,18 @@ export interface CpuProfile {
     nodes: {
         id: number;
         callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+        children?: number[];
     }[];
+    /** µs on the monotonic clock (`process.hrtime`). */
+    startTime: number;
     samples: number[];
     timeDeltas: number[];
+}
+
+/** Only samples taken in [from, to] (µs, monotonic clock) count; default: the whole profile. */
+export interface Window {
+    from?: number;
+    to?: number;
 }
 
 export interface FunctionTime {
@@ -25,6 +34,7 @@ export interface ProfileSummary {
     busyMs: number;
     idleMs: number;
     functions: FunctionTime[];
+    /** Self time per area, built-ins and node internals charged to the code that called them. */
     areas: { area: string; selfMs: number; share: number }[];
 }
 
@@ -33,7 +43,7 @@ const AREAS: [RegExp, string][] = [
     [/zenstack-api-bench\/dist\//, 'ours (zenstack-api)'],
     [/\/src\/api\//, 'ours (zenstack-api)'],
     [/@zenstackhq\/server\//, 'upstream (@zenstackhq/server)'],
-    [/zenstack-api-bench\/server\//, 'bench server (shared by all three)'],
+    [/zenstack-api-bench\/server\//, 'bench server (HTTP, JSON.stringify of the answer)'],
     [/@zenstackhq\/runtime\/|\/zenstack\/(enhance|policy|model-meta)/, 'ZenStack runtime (policy)'],
     [/prisma-client\/|@prisma\/client\//, 'Prisma client (query compiler, result mapping)'],
     [/@prisma\/adapter-|@prisma\/driver-adapter|better-sqlite3/, 'SQLite driver + adapter'],
@@ -41,7 +51,13 @@ const AREAS: [RegExp, string][] = [
     [/node_modules\/zod\//, 'zod'],
     [/node_modules\/decimal\.js\//, 'decimal.js'],
     [/node_modules\/autocannon\//, 'autocannon'],
+    [/^wasm:/, 'Prisma client (query compiler, result mapping)'],
 ];
+
+/** Areas whose time is charged to their caller in the per-area table. */
+const BUILTIN = 'built-ins (JSON, RegExp, Promise, native)';
+const NODE = 'node internals (http, streams, timers)';
+const CHARGED_TO_CALLER = new Set([BUILTIN, NODE]);
 
 const SPECIAL: Record<string, string> = {
     '(garbage collector)': 'garbage collector',
@@ -55,7 +71,8 @@ export function areaOf(url: string, functionName: string): string {
     for (const [pattern, area] of AREAS) if (pattern.test(url)) return area;
     const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
     if (pkg) return pkg[1];
-    if (url.startsWith('node:') || url === '' || !url.includes('/')) return 'node internals';
+    if (url === '') return BUILTIN;
+    if (url.startsWith('node:') || !url.includes('/')) return NODE;
     return 'other';
 }
 
@@ -73,13 +90,36 @@ function shortLocation(url: string, line: number): string {
     return `${rel}:${line + 1}`;
 }
 
-export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary {
+export function summarizeProfile(profile: CpuProfile, top = 25, window: Window = {}): ProfileSummary {
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+    const areaOfNode = (id: number) => {
+        const frame = byId.get(id)?.callFrame;
+        return frame ? areaOf(frame.url, frame.functionName) : 'other';
+    };
+    // built-ins and node internals are charged to the nearest caller from a known area
+    const owner = new Map<number, string>();
+    const ownerOf = (id: number): string => {
+        const known = owner.get(id);
+        if (known !== undefined) return known;
+        const own = areaOfNode(id);
+        const up = parent.get(id);
+        const result = CHARGED_TO_CALLER.has(own) && up !== undefined && byId.get(up)?.callFrame.functionName !== '(root)' ? ownerOf(up) : own;
+        owner.set(id, result);
+        return result;
+    };
+
     const selfUs = new Map<number, number>();
-    // sample i lasts until sample i+1
+    const from = window.from ?? -Infinity;
+    const to = window.to ?? Infinity;
+    // sample i is taken at startTime + Σ timeDeltas[0..i] and lasts until sample i+1
+    let at = profile.startTime;
     for (let i = 0; i < profile.samples.length; i++) {
-        const dt = profile.timeDeltas[i + 1] ?? 0;
-        selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + Math.max(dt, 0));
+        at += profile.timeDeltas[i] ?? 0;
+        if (at < from || at > to) continue;
+        const dt = Math.max(profile.timeDeltas[i + 1] ?? 0, 0);
+        selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + dt);
     }
     const functions = new Map<string, FunctionTime>();
     const areas = new Map<string, number>();
@@ -94,7 +134,8 @@ export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary 
             continue;
         }
         busyUs += us;
-        areas.set(area, (areas.get(area) ?? 0) + us);
+        const charged = ownerOf(id);
+        areas.set(charged, (areas.get(charged) ?? 0) + us);
         const name = frame.functionName || '(anonymous)';
         const location = shortLocation(frame.url, frame.lineNumber);
         const key = `${name}@${location}`;
@@ -123,7 +164,7 @@ export function formatSummary(title: string, summary: ProfileSummary): string {
         title,
         `busy ${summary.busyMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms (shares below are of busy time)`,
         '',
-        'self time by area:',
+        'self time by area (built-ins and node internals charged to their caller):',
         ...summary.areas.map((a) => `  ${pct(a.share)}  ${a.area}`),
         '',
         `top ${summary.functions.length} functions by self time:`,

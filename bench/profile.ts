@@ -10,9 +10,14 @@ import type { BenchSetup } from './setup';
 
 /**
  * BENCH_PROFILE=<impl>: runs that implementation's server under `node --cpu-prof` for each selected
- * scenario (default: the REST list with include), then prints where its CPU time went.
- * The profile covers start-up, warm-up and load; under load the load dominates.
+ * scenario (default: the REST list with include), then prints where its CPU time went during the
+ * measured load (start-up and warm-up samples are left out using the server's clock).
  */
+async function serverClock(url: string): Promise<number> {
+    const res = await fetch(`${url}/__bench/now`);
+    return ((await res.json()) as { now: number }).now;
+}
+
 export async function runProfile(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[]): Promise<void> {
     const impl = config.profile as NonNullable<BenchConfig['profile']>;
     const dir = path.join(DATA_DIR, 'profiles');
@@ -30,13 +35,19 @@ export async function runProfile(config: BenchConfig, setup: BenchSetup, serverS
             nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${name}.cpuprofile`],
         });
         let result;
+        const window: { from?: number; to?: number } = {};
         try {
-            result = await runLoad(server.url, scenario, { connections: config.connections, duration: config.duration }, config.warmup);
+            const load = { connections: config.connections, duration: config.duration };
+            if (config.warmup > 0) await runLoad(server.url, scenario, { ...load, duration: config.warmup }, 0);
+            window.from = await serverClock(server.url);
+            result = await runLoad(server.url, scenario, load, 0);
+            window.to = await serverClock(server.url);
         } finally {
             await server.stop();
         }
         if (!fs.existsSync(file)) throw new Error(`no profile written to ${file}:\n${server.stderr()}`);
-        const summary = summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, config.profileTop);
+        const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+        const summary = summarizeProfile(profile, config.profileTop, window);
         const status = result.wrongStatus ? ` — WARNING: ${result.wrongStatus} answers with the wrong status` : '';
         const text = formatSummary(
             `${impl} / ${scenario.name}: ${result.reqPerSec.toFixed(0)} req/s under --cpu-prof${status}\nprofile: ${path.relative(process.cwd(), file)}`,
