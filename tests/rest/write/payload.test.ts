@@ -6,6 +6,7 @@ import { generatedMeta, LIBRARY_SCHEMA, modelOf, restSchemaOf, thrown } from './
 
 // Pure translation of JSON:API bodies: no database is touched here.
 
+const OPTS = { divider: '_' };
 let blog: RestSchema;
 let library: RestSchema;
 let blogZod: ReturnType<typeof generatedMeta>['zodSchemas'];
@@ -20,9 +21,9 @@ beforeAll(() => {
 const post = () => modelOf(blog, 'post');
 const allTypes = () => modelOf(blog, 'allTypes');
 const create = (type: string, data: Record<string, unknown>, meta?: unknown) =>
-    parseResourceWrite(modelOf(blog, type), meta === undefined ? { data: { type, ...data } } : { data: { type, ...data }, meta }, 'create', '_');
+    parseResourceWrite(modelOf(blog, type), meta === undefined ? { data: { type, ...data } } : { data: { type, ...data }, meta }, 'create', OPTS);
 const update = (type: string, id: Record<string, unknown>, data: Record<string, unknown>) =>
-    parseResourceWrite(modelOf(blog, type), { data: { type, ...data } }, 'update', '_', id);
+    parseResourceWrite(modelOf(blog, type), { data: { type, ...data } }, 'update', OPTS, id);
 
 describe('attribute values', () => {
     it('converts every complex type from its plain JSON form', () => {
@@ -62,7 +63,7 @@ describe('attribute values', () => {
 
     it('does not modify the caller’s body when restoring typed values', () => {
         const body = { data: { type: 'allTypes', attributes: { bytes: 'AQID' } }, meta: { serialization: { values: { 'data.attributes.bytes': [['custom', 'Bytes']] } } } };
-        parseResourceWrite(allTypes(), body, 'create', '_');
+        parseResourceWrite(allTypes(), body, 'create', OPTS);
         expect(body.data.attributes.bytes).toBe('AQID');
     });
 
@@ -112,6 +113,13 @@ describe('attribute values', () => {
         expect(err.code).toBe('invalid-payload');
     });
 
+    it('checks enum values when they are known', () => {
+        const opts = { divider: '_', enumValues: (name: string) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined) };
+        const body = (role: unknown) => ({ data: { type: 'user', attributes: { email: 'e', role } } });
+        expect(parseResourceWrite(modelOf(blog, 'user'), body('ADMIN'), 'create', opts).data.role).toBe('ADMIN');
+        expect(thrown(() => parseResourceWrite(modelOf(blog, 'user'), body('ROOT'), 'create', opts))).toMatchObject({ pointer: '/data/attributes/role' });
+    });
+
     it('converts scalar list items one by one', () => {
         const field = { ...modelOf(blog, 'post').attributes.get('viewCount')!, isArray: true };
         expect(convertAttribute(field, [1, 2], '/p')).toEqual([1, 2]);
@@ -157,12 +165,12 @@ describe('document shape', () => {
         ['FK set while relationship cleared', { data: { type: 'post', attributes: { authorId: 2 }, relationships: { author: { data: null } } } }, 'invalid-payload', '/data/attributes/authorId'],
     ];
     it.each(malformed)('%s', (_name, body, code, pointer) => {
-        expect(thrown(() => parseResourceWrite(post(), body, 'create', '_'))).toMatchObject({ code, pointer });
+        expect(thrown(() => parseResourceWrite(post(), body, 'create', OPTS))).toMatchObject({ code, pointer });
     });
 
     it('rejects null for a required relationship', () => {
         const body = { data: { type: 'comment', relationships: { post: { data: null } } } };
-        expect(thrown(() => parseResourceWrite(modelOf(blog, 'comment'), body, 'create', '_'))).toMatchObject({
+        expect(thrown(() => parseResourceWrite(modelOf(blog, 'comment'), body, 'create', OPTS))).toMatchObject({
             code: 'invalid-payload',
             pointer: '/data/relationships/post/data',
         });
@@ -202,13 +210,13 @@ describe('relationships → nested writes', () => {
 
     it('handles compound ids and compound foreign keys', () => {
         const bookTag = modelOf(library, 'bookTag');
-        const w = parseResourceWrite(bookTag, { data: { type: 'bookTag', id: '7_sci_en', attributes: { weight: 3 } } }, 'create', '_');
+        const w = parseResourceWrite(bookTag, { data: { type: 'bookTag', id: '7_sci_en', attributes: { weight: 3 } } }, 'create', OPTS);
         expect(w.data).toEqual({ weight: 3, book: { connect: { id: 7 } }, tag: { connect: { key_lang: { key: 'sci', lang: 'en' } } } });
 
         const book = modelOf(library, 'book');
-        const w2 = parseResourceWrite(book, { data: { type: 'book', id: 5, attributes: { title: 'B' }, relationships: { tags: { data: [{ type: 'bookTag', id: '5_sci_en' }] } } } }, 'create', '_');
+        const w2 = parseResourceWrite(book, { data: { type: 'book', id: 5, attributes: { title: 'B' }, relationships: { tags: { data: [{ type: 'bookTag', id: '5_sci_en' }] } } } }, 'create', OPTS);
         expect(w2.data).toEqual({ id: 5, title: 'B', tags: { connect: [{ bookId_tagKey_tagLang: { bookId: 5, tagKey: 'sci', tagLang: 'en' } }] } });
-        expect(thrown(() => parseResourceWrite(book, { data: { type: 'book', relationships: { tags: { data: [{ type: 'bookTag', id: '5_sci' }] } } } }, 'create', '_'))).toMatchObject({
+        expect(thrown(() => parseResourceWrite(book, { data: { type: 'book', relationships: { tags: { data: [{ type: 'bookTag', id: '5_sci' }] } } } }, 'create', OPTS))).toMatchObject({
             code: 'invalid-id',
             pointer: '/data/relationships/tags/data/0/id',
         });
@@ -246,9 +254,9 @@ describe('zod validation', () => {
 
     it('does not require a foreign key given through its relationship', () => {
         const comment = modelOf(blog, 'comment');
-        const w = parseResourceWrite(comment, { data: { type: 'comment', attributes: { content: 'c' }, relationships: { post: { data: { type: 'post', id: 1 } } } } }, 'create', '_');
+        const w = parseResourceWrite(comment, { data: { type: 'comment', attributes: { content: 'c' }, relationships: { post: { data: { type: 'post', id: 1 } } } } }, 'create', OPTS);
         expect(validateWrite(blogZod, comment, 'create', w)).toBeUndefined();
-        const missing = parseResourceWrite(comment, { data: { type: 'comment', attributes: { content: 'c' } } }, 'create', '_');
+        const missing = parseResourceWrite(comment, { data: { type: 'comment', attributes: { content: 'c' } } }, 'create', OPTS);
         expect(validateWrite(blogZod, comment, 'create', missing)?.status).toBe(422);
     });
 

@@ -3,7 +3,13 @@ import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResou
 import { linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
 import { linkageToPrisma, ownerLinkFromForeignKeys } from './relations';
-import { convertAttribute } from './values';
+import { convertAttribute, type EnumLookup } from './values';
+
+/** How a request body is read: the compound id divider and, when known, the values of each enum. */
+export interface PayloadOptions {
+    divider: string;
+    enumValues?: EnumLookup;
+}
 
 export type WriteMode = 'create' | 'update';
 
@@ -30,7 +36,13 @@ interface GivenRelationship {
 const ATTRIBUTES = '/data/attributes';
 const RELATIONSHIPS = '/data/relationships';
 
-function readAttributes(model: RestModel, data: Record<string, unknown>, values: Record<string, unknown>, pointers: Record<string, string>): void {
+function readAttributes(
+    model: RestModel,
+    data: Record<string, unknown>,
+    values: Record<string, unknown>,
+    pointers: Record<string, string>,
+    enumValues: EnumLookup | undefined,
+): void {
     const attributes = optionalMember(data, 'attributes');
     if (attributes === undefined) return;
     if (!isObject(attributes)) {
@@ -48,7 +60,7 @@ function readAttributes(model: RestModel, data: Record<string, unknown>, values:
             }
             throw payloadError(pointer, `"${model.type}" has no attribute "${name}"`);
         }
-        values[name] = convertAttribute(field, value, pointer);
+        values[name] = convertAttribute(field, value, pointer, enumValues);
         pointers[name] = pointer;
     }
 }
@@ -115,9 +127,10 @@ export function parseResourceWrite(
     model: RestModel,
     body: unknown,
     mode: WriteMode,
-    divider: string,
+    options: PayloadOptions,
     urlWhere?: Record<string, unknown>,
 ): ResourceWrite {
+    const { divider, enumValues } = options;
     const doc = readDocument(body);
     const data = readPrimaryData(doc, model);
     const values: Record<string, unknown> = {};
@@ -133,7 +146,7 @@ export function parseResourceWrite(
             pointers[name] = '/data/id';
         }
     }
-    readAttributes(model, data, values, pointers);
+    readAttributes(model, data, values, pointers, enumValues);
     const given = readRelationships(model, data, divider);
     const relationFks = reconcileForeignKeys(given, values, pointers);
 

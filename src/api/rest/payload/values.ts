@@ -11,6 +11,9 @@ import { payloadError, pointerTo } from './pointer';
 
 type Converter = (value: unknown, field: ScalarField, pointer: string) => unknown;
 
+/** The values of an enum by its name, when known (from the zod schemas); `undefined` skips the check. */
+export type EnumLookup = (enumName: string) => readonly string[] | undefined;
+
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 // ISO 8601 date or date-time (seconds, fraction and offset optional)
@@ -81,8 +84,15 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
     },
 };
 
+function checkEnum(field: ScalarField, value: unknown, pointer: string, enumValues: EnumLookup | undefined): void {
+    const allowed = field.kind === 'Enum' && typeof value === 'string' ? enumValues?.(field.type) : undefined;
+    if (allowed && !allowed.includes(value as string)) {
+        throw payloadError(pointer, `attribute "${field.name}" expects one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+    }
+}
+
 /** Converts one attribute value to its field's type; `pointer` names it in errors. */
-export function convertAttribute(field: ScalarField, value: unknown, pointer: string): unknown {
+export function convertAttribute(field: ScalarField, value: unknown, pointer: string, enumValues?: EnumLookup): unknown {
     if (value === null) {
         if (field.isOptional && !field.isArray) {
             return null;
@@ -102,8 +112,10 @@ export function convertAttribute(field: ScalarField, value: unknown, pointer: st
             if (item === null || item === undefined) {
                 throw payloadError(itemPointer, `attribute "${field.name}" cannot hold null items`);
             }
+            checkEnum(field, item, itemPointer, enumValues);
             return convert(item, field, itemPointer);
         });
     }
+    checkEnum(field, value, pointer, enumValues);
     return convert(value, field, pointer);
 }

@@ -1,0 +1,92 @@
+import type { DbOperations } from '@zenstackhq/runtime';
+import { classifyError } from '../../../common/errors';
+import { RestError } from '../../errors';
+import { formatId, idSelect } from '../../ids';
+import { idFieldValues } from '../../payload/document';
+import { whereKey, type ResolvedIdentifier } from '../../payload/identifiers';
+import type { RestRequest } from '../../request';
+import type { RestModel } from '../../schema';
+
+/**
+ * Runs one write and, only when the access policy denies it or a record is missing, finds out
+ * why with reads under the same policy: a target record the user cannot see is a 404 (never a
+ * 403 that would reveal it exists), as is a related record named in the body (with a pointer).
+ * Any other denial keeps its 403. A write that succeeded but whose result cannot be read back
+ * (RESULT_NOT_READABLE) is reported as it is: the write is kept.
+ */
+
+export function delegateOf(req: RestRequest, model: RestModel): DbOperations {
+    return req.prisma[model.key];
+}
+
+/** The id field values of a record (or a `where` built by `whereById`) as one comparable key. */
+function idKey(model: RestModel, values: Record<string, unknown>): string {
+    return whereKey({ id: model.idFields.map((f) => values[f.name]) });
+}
+
+/** The 404 for the record a URL names. */
+export function resourceNotFound(model: RestModel, id: string | undefined): RestError {
+    return new RestError('not-found', id === undefined ? `${model.type} not found` : `${model.type} "${id}" not found`);
+}
+
+async function missingIdentifier(req: RestRequest, identifiers: readonly ResolvedIdentifier[]): Promise<ResolvedIdentifier | undefined> {
+    const byTarget = new Map<RestModel, ResolvedIdentifier[]>();
+    for (const id of identifiers) {
+        const list = byTarget.get(id.target) ?? [];
+        list.push(id);
+        byTarget.set(id.target, list);
+    }
+    for (const [target, ids] of byTarget) {
+        const rows: Record<string, unknown>[] = await delegateOf(req, target).findMany({
+            where: { OR: ids.map((i) => idFieldValues(target, i.where)) },
+            select: idSelect(target),
+        });
+        const seen = new Set(rows.map((r) => idKey(target, r)));
+        const missing = ids.find((i) => !seen.has(idKey(target, idFieldValues(target, i.where))));
+        if (missing) return missing;
+    }
+    return undefined;
+}
+
+export interface WriteTarget {
+    model: RestModel;
+    /** The record the URL names (update, delete, relationship writes). */
+    where?: Record<string, unknown>;
+    /** Its raw id, for messages. */
+    id?: string;
+    /** Records the body names (connect / set / disconnect). */
+    identifiers: readonly ResolvedIdentifier[];
+}
+
+/** Explains a failed write: a 404 when the target or a named related record is not visible, else undefined. */
+export async function explainFailure(req: RestRequest, target: WriteTarget): Promise<RestError | undefined> {
+    if (target.where) {
+        const found = await delegateOf(req, target.model).findUnique({ where: target.where, select: idSelect(target.model) });
+        if (!found) return resourceNotFound(target.model, target.id);
+    }
+    const missing = await missingIdentifier(req, target.identifiers);
+    if (missing) {
+        const id = formatId(missing.target, idFieldValues(missing.target, missing.where), req.config.idDivider);
+        return new RestError('not-found', `related ${missing.target.type} "${id}" not found`, { source: { pointer: missing.pointer } });
+    }
+    return undefined;
+}
+
+/** Runs `write`; on a policy denial or a missing record, replaces the error with a precise 404 when there is one. */
+export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, write: () => Promise<T>): Promise<T> {
+    try {
+        return await write();
+    } catch (err) {
+        const kind = classifyError(err).kind;
+        if (kind === 'policy' || kind === 'not-found') {
+            let explained: RestError | undefined;
+            try {
+                explained = await explainFailure(req, target);
+            } catch {
+                explained = undefined; // the diagnosis is best effort: report the original error
+            }
+            if (explained) throw explained;
+        }
+        throw err;
+    }
+}

@@ -1,0 +1,82 @@
+import type { Response } from '../../../../types';
+import { RestError } from '../../errors';
+import { formatId, idSelect, whereById } from '../../ids';
+import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
+import { idFieldValues } from '../../payload/document';
+import { uniqueWhereOf } from '../../payload/relations';
+import { enumValuesFor } from '../../query/provider';
+import type { DocumentQuery } from '../../query/types';
+import type { RestRequest } from '../../request';
+import type { RestModel } from '../../schema';
+import { parseDocumentQuery, readResourceDocument } from '../read';
+import { delegateOf, explainFailure, guardedWrite } from './guard';
+
+/** POST /:type, PATCH|PUT /:type/:id, DELETE /:type/:id. */
+
+function payloadOptions(req: RestRequest): PayloadOptions {
+    return { divider: req.config.idDivider, enumValues: (name) => enumValuesFor(req, name) };
+}
+
+interface Prepared {
+    write: ResourceWrite;
+    /** `include` / `fields` of the response document. */
+    query: DocumentQuery;
+    /** A 422 from the zod schemas, when the attributes fail them. */
+    invalid?: Response;
+}
+
+/** Everything that can reject the request, checked before anything is written. */
+function prepare(req: RestRequest, model: RestModel, mode: WriteMode, urlWhere?: Record<string, unknown>): Prepared {
+    const write = parseResourceWrite(model, req.body, mode, payloadOptions(req), urlWhere);
+    const query = parseDocumentQuery(req, model).query;
+    return { write, query, invalid: validateWrite(req.zodSchemas, model, mode, write) };
+}
+
+/** The unique `where` of a record from its id fields. */
+function whereOfRecord(model: RestModel, record: Record<string, unknown>): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const f of model.idFields) values[f.name] = record[f.name];
+    const where = uniqueWhereOf(model, values);
+    if (!where) throw new Error(`no unique constraint for the id of ${model.type}`);
+    return where;
+}
+
+function selfLink(res: Response, model: RestModel, record: Record<string, unknown>, divider: string): string {
+    const self = (res.body as { data?: { links?: { self?: unknown } } } | undefined)?.data?.links?.self;
+    return typeof self === 'string' ? self : model.linkPrefix + encodeURIComponent(String(formatId(model, record, divider)));
+}
+
+export async function createResource(req: RestRequest): Promise<Response> {
+    const model = req.route.model;
+    const { write, query, invalid } = prepare(req, model, 'create');
+    if (invalid) return invalid;
+    const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
+        delegateOf(req, model).create({ data: write.data, select: idSelect(model) }),
+    );
+    const res = await readResourceDocument(req, model, whereOfRecord(model, created), 201, query);
+    return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
+}
+
+export async function updateResource(req: RestRequest): Promise<Response> {
+    const { model, id } = req.route;
+    const where = whereById(model, id, req.config.idDivider);
+    const { write, query, invalid } = prepare(req, model, 'update', where);
+    if (invalid) return invalid;
+    await guardedWrite(req, { model, where, id, identifiers: write.identifiers }, () =>
+        delegateOf(req, model).update({ where, data: write.data, select: idSelect(model) }),
+    );
+    return readResourceDocument(req, model, where, 200, query);
+}
+
+export async function deleteResource(req: RestRequest): Promise<Response> {
+    const { model, id } = req.route;
+    const where = whereById(model, id, req.config.idDivider);
+    // deleteMany applies the delete policy as a filter and needs no read-back, so a record that may
+    // be deleted but not read is deleted; nothing deleted means missing (404) or denied (403)
+    const { count } = await delegateOf(req, model).deleteMany({ where: idFieldValues(model, where) });
+    if (count === 0) {
+        const explained = await explainFailure(req, { model, where, id, identifiers: [] });
+        throw explained ?? new RestError('forbidden', 'denied by access policy', { ormCode: 'P2004', reason: 'ACCESS_POLICY_VIOLATION' });
+    }
+    return { status: 204, body: undefined };
+}

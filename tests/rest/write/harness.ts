@@ -1,0 +1,94 @@
+import { RestApiHandler } from '../../../src/api/rest';
+import type { LoggerConfig, Response } from '../../../src/types';
+import { loadSchema, type Provider, type TestSchema } from '../../support/schema';
+import { ENDPOINT } from './fixtures';
+
+/** A user as the enhanced client sees it; `undefined` = anonymous. */
+export type User = { id: number } | undefined;
+
+export interface CallOptions {
+    query?: Record<string, string | string[]>;
+    /** Pass the generated zod schemas in the request context (validation before writes). */
+    zod?: boolean;
+    logger?: LoggerConfig | null;
+}
+
+/** One JSON:API error object as the handler renders it. */
+export interface ErrorObject {
+    status: number;
+    code: string;
+    title: string;
+    detail: string;
+    ormCode?: string;
+    reason?: string;
+    source?: { pointer?: string };
+}
+
+export interface Api {
+    s: TestSchema;
+    /** Calls the handler as `user` through the public `handle(ctx)` contract. */
+    call(user: User, method: string, path: string, body?: unknown, options?: CallOptions): Promise<Response>;
+    cleanup(): Promise<void>;
+}
+
+export async function openApi(zmodel?: string, provider: Provider = 'sqlite'): Promise<Api> {
+    const s = await loadSchema(zmodel, { provider });
+    const handle = RestApiHandler({ endpoint: ENDPOINT });
+    return {
+        s,
+        call: (user, method, path, body, options = {}) =>
+            handle({
+                method,
+                path,
+                query: options.query ?? {},
+                requestBody: body,
+                prisma: s.enhance(user),
+                modelMeta: s.modelMeta,
+                zodSchemas: options.zod ? s.zodSchemas : undefined,
+                logger: options.logger === undefined ? null : options.logger,
+            }),
+        cleanup: () => s.cleanup(),
+    };
+}
+
+export function errorsOf(res: Response): ErrorObject[] {
+    return (res.body as { errors: ErrorObject[] }).errors;
+}
+
+export function firstError(res: Response): ErrorObject {
+    const errors = errorsOf(res);
+    if (!Array.isArray(errors) || errors.length === 0) throw new Error(`not an error response: ${JSON.stringify(res.body)}`);
+    return errors[0];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Doc = { data: any; included?: any[]; meta?: any; links?: any; jsonapi?: any };
+
+export function docOf(res: Response): Doc {
+    return res.body as Doc;
+}
+
+/** Every row of every table, read with the raw client (policies bypassed), ordered by id: what "nothing written" compares. */
+export async function snapshot(s: TestSchema, models: readonly string[]): Promise<Record<string, unknown[]>> {
+    const out: Record<string, unknown[]> = {};
+    for (const m of models) {
+        const idFields = Object.values(s.modelMeta.models[m].fields)
+            .filter((f) => f.isId)
+            .map((f) => ({ [f.name]: 'asc' as const }));
+        out[m] = await s.prisma[m].findMany({ orderBy: idFields });
+    }
+    return out;
+}
+
+export const BLOG_MODELS = ['user', 'profile', 'post', 'comment', 'allTypes'] as const;
+
+/** The blog seed most tests share: two users; user 1 has a draft and a published post with a comment. */
+export async function seedBlog(s: TestSchema): Promise<{ u1: number; u2: number; draft: number; pub: number; comment: number; u2draft: number }> {
+    const u1 = await s.prisma.user.create({ data: { email: 'u1@x', name: 'One' } });
+    const u2 = await s.prisma.user.create({ data: { email: 'u2@x', name: 'Two' } });
+    const draft = await s.prisma.post.create({ data: { title: 'draft', authorId: u1.id } });
+    const pub = await s.prisma.post.create({ data: { title: 'pub', published: true, authorId: u1.id } });
+    const comment = await s.prisma.comment.create({ data: { content: 'nice', postId: pub.id } });
+    const u2draft = await s.prisma.post.create({ data: { title: 'u2 draft', authorId: u2.id } });
+    return { u1: u1.id, u2: u2.id, draft: draft.id, pub: pub.id, comment: comment.id, u2draft: u2draft.id };
+}
