@@ -2,18 +2,8 @@ import express from 'express';
 import request from 'supertest';
 import { ZenStackMiddleware } from '../../src/adapters/express';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER } from './support/fixture';
-import { describeAdapter, testResponse, type Harness, type SendInit } from './support/scenario';
-
-function supertestHarness(app: express.Express): Harness {
-    return {
-        async send({ method, url, body, headers }: SendInit) {
-            let req = request(app)[method.toLowerCase() as 'get'](url);
-            for (const [k, v] of Object.entries(headers ?? {})) req = req.set(k, v);
-            const res = body === undefined ? await req : await req.send(body);
-            return testResponse(res.status, res.headers as Record<string, string>, res.text ?? '');
-        },
-    };
-}
+import { describeAdapter } from './support/scenario';
+import { supertestHarness } from './support/supertest';
 
 describeAdapter('express adapter (body read by the adapter)', async (f) => {
     const app = express();
@@ -55,7 +45,7 @@ describeAdapter(
             const f = fixture();
             const api = ZenStackMiddleware({ ...f.common, getPrisma: () => f.getPrisma(undefined) });
             const app = express();
-            app.use('/api', (_req, _res, next) => next(Object.assign(new Error('teapot'), { status: 418 })), api, api.errorHandler);
+            app.use('/api', (_req: express.Request, _res: express.Response, next: express.NextFunction) => next(Object.assign(new Error('teapot'), { status: 418 })), api, api.errorHandler);
             app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
                 res.status(418).send(`app saw ${err.message}`);
             });

@@ -18,7 +18,9 @@ export interface PluginOptions extends CommonAdapterOptions {
 function send(adapter: ResolvedAdapter, reply: FastifyReply, response: Response): FastifyReply {
     const wire = toWire(adapter, response);
     reply.code(wire.status).headers(wire.headers);
-    return wire.body === undefined ? reply.send() : reply.send(wire.body);
+    // A Buffer, because Fastify appends `; charset=utf-8` to the content type of a string payload, and
+    // JSON:API forbids parameters on `application/vnd.api+json`.
+    return wire.body === undefined ? reply.send() : reply.send(Buffer.from(wire.body));
 }
 
 /**

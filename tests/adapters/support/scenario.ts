@@ -186,6 +186,15 @@ export function describeAdapter(
             expect((await f.schema.prisma.post.findUnique({ where: { id: published } })).title).toBe('hello');
         });
 
+        it('keeps the path percent-encoded: an id with an encoded slash and space stays one segment', async () => {
+            const id = `a/b c${++n}`;
+            await f.schema.prisma.allTypes.create({ data: { id, string: 'odd id' } });
+            const res = await send('GET', `${REST_PREFIX}/allTypes/${encodeURIComponent(id)}`);
+            expect(res.status).toBe(200);
+            expect(res.body.data.id).toBe(id);
+            expect(res.body.data.attributes.string).toBe('odd id');
+        });
+
         it('a body over the limit is answered 413 in the protocol format, nothing written', async () => {
             const { alice } = await seed();
             const title = 'x'.repeat(BODY_LIMIT + 100);

@@ -1,0 +1,37 @@
+import type { NextApiRequest, NextApiResponse } from 'next';
+import type { NextRequest } from 'next/server';
+import type { CommonAdapterOptions } from '../shared/options';
+
+/** Options of a Pages Router API route (`pages/api/model/[...path].ts`). */
+export interface PagesRouteRequestHandlerOptions extends CommonAdapterOptions {
+    /** Returns the enhanced client for the request, e.g. `enhance(prisma, { user: await getSessionUser(req, res) })`. */
+    getPrisma: (req: NextApiRequest, res: NextApiResponse) => unknown | Promise<unknown>;
+    /** Pages Router (the default). */
+    useAppDir?: false | undefined;
+}
+
+/** Options of an App Router route handler (`app/api/model/[...path]/route.ts`). */
+export interface AppRouteRequestHandlerOptions extends CommonAdapterOptions {
+    /** Returns the enhanced client for the request, e.g. `enhance(prisma, { user: await auth() })`. */
+    getPrisma: (req: NextRequest) => unknown | Promise<unknown>;
+    /** App Router. */
+    useAppDir: true;
+}
+
+/** Route parameters of the catch-all segment: a Promise since Next.js 15, a plain object before. */
+export type RouteParams = Record<string, string | string[] | undefined>;
+export interface AppRouteContext {
+    params: Promise<RouteParams> | RouteParams;
+}
+
+/** The rest parameter of a catch-all route: `path` by convention, else the only array-valued one. */
+export function restParam(params: RouteParams | undefined): string | string[] | undefined {
+    if (!params) {
+        return undefined;
+    }
+    if (params.path !== undefined) {
+        return params.path;
+    }
+    const arrays = Object.values(params).filter((v) => Array.isArray(v));
+    return arrays.length === 1 ? arrays[0] : undefined;
+}

@@ -1,0 +1,21 @@
+import type { NextApiRequest, NextApiResponse } from 'next';
+import { serveNodeRequest } from '../node/serve';
+import { requireFunction, resolveAdapter } from '../shared/options';
+import { pathFromRestParam, splitUrl } from '../shared/request';
+import { restParam, type PagesRouteRequestHandlerOptions } from './options';
+
+/**
+ * A Pages Router API route for a catch-all route (`pages/api/model/[...path].ts`). Next.js parses JSON
+ * bodies itself and answers a malformed one with its own plain-text 400; to get the API's error format,
+ * turn its parser off (`export const config = { api: { bodyParser: false } }`): the adapter reads the body.
+ */
+export default function factory(options: PagesRouteRequestHandlerOptions): (req: NextApiRequest, res: NextApiResponse) => Promise<void> {
+    requireFunction(options?.getPrisma, 'getPrisma', 'NextRequestHandler');
+    const adapter = resolveAdapter(options, 'NextRequestHandler');
+    return async (req, res) => {
+        // The query string is parsed from the URL: `req.query` mixes in the route parameters.
+        const { pathname, search } = splitUrl(req.url ?? '/');
+        const path = pathFromRestParam(pathname, restParam(req.query as Record<string, string | string[] | undefined>));
+        await serveNodeRequest(adapter, req, res, { path, search, getPrisma: () => options.getPrisma(req, res) });
+    };
+}

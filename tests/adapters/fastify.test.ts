@@ -1,0 +1,60 @@
+import Fastify from 'fastify';
+import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
+import { RPC_PREFIX, REST_PREFIX, USER_HEADER } from './support/fixture';
+import { describeAdapter } from './support/scenario';
+import { supertestHarness } from './support/supertest';
+
+describeAdapter(
+    'fastify adapter',
+    async (f) => {
+        const app = Fastify();
+        // the application's own routes keep Fastify's JSON parser
+        app.post('/echo', async (request) => ({ echoed: request.body }));
+        const user = (request: { headers: Record<string, unknown> }) => f.getPrisma(request.headers[USER_HEADER] as string | undefined);
+        await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: RPC_PREFIX, handler: f.rpc, getPrisma: user });
+        await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: REST_PREFIX, handler: f.rest, getPrisma: user });
+        await app.ready();
+        return supertestHarness(app.server, () => app.close());
+    },
+    {},
+    ({ harness, seed }) => {
+        it('leaves content-type parsing of the rest of the application alone', async () => {
+            const res = await harness().send({ method: 'POST', url: '/echo', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+            expect(res.status).toBe(200);
+            expect(res.body).toEqual({ echoed: { a: 1 } });
+        });
+
+        it('accepts a JSON body sent without a content type, or as text/plain', async () => {
+            const { alice } = await seed();
+            for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
+                const res = await harness().send({
+                    method: 'POST',
+                    url: `${RPC_PREFIX}/post/create`,
+                    body: JSON.stringify({ data: { title: 'untyped', authorId: alice } }),
+                    headers: { ...headers, [USER_HEADER]: String(alice) },
+                });
+                expect(res.status).toBe(201);
+            }
+        });
+
+        it('a nested registration prefix is stripped too', async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            const app = Fastify();
+            await app.register(
+                async (scope) => {
+                    await scope.register(ZenStackFastifyPlugin, { ...f.common, prefix: '/model', getPrisma: () => f.getPrisma(undefined) });
+                },
+                { prefix: '/v2' },
+            );
+            try {
+                await app.ready();
+                const res = await supertestHarness(app.server).send({ method: 'GET', url: '/v2/model/post/count' });
+                expect(res.status).toBe(200);
+                expect(res.body).toEqual({ data: 0 });
+            } finally {
+                await app.close();
+                await f.schema.cleanup();
+            }
+        });
+    },
+);
