@@ -2,7 +2,7 @@ import path from 'node:path';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
 import { generateSchema } from '../support/generate';
-import { captureLogger, rpcCaller, type RpcCaller } from './support';
+import { captureLogger, rpcCaller, type AnyBody, type RpcCaller } from './support';
 
 /** Each error class of the RPC error format, from real failures of the enhanced client. */
 
@@ -184,7 +184,7 @@ describe('500 and 503', () => {
         try {
             const res = await RPCApiHandler()({ method: 'GET', path: '/post/findMany', prisma: enhance(broken, { user: { id: 1 } }), modelMeta: s.modelMeta, logger });
             expect(res.status).toBe(503);
-            expect(res.body.error).toMatchObject({ message: expect.stringMatching(/unavailable/), orm: true, code: 'P1001' });
+            expect((res.body as AnyBody).error).toMatchObject({ message: expect.stringMatching(/unavailable/), orm: true, code: 'P1001' });
             expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1/);
             expect(logger.lines.join('\n')).toMatch(/reach database/);
         } finally {

@@ -1,3 +1,4 @@
+import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { captureLogger, rpcCaller, type RpcCaller } from './support';
 
@@ -175,5 +176,21 @@ describe('check (ZenStack permission checker)', () => {
         expect(res.status).toBe(500);
         expect(res.body).toEqual({ error: { message: 'an unexpected error occurred' } });
         expect(logger.lines.join('\n')).toMatch(/permission checkers not found/i);
+    });
+});
+
+describe('defaults from the generated output (node_modules/.zenstack)', () => {
+    it('uses the generated model metadata and zod schemas when the context passes neither', async () => {
+        const handler = RPCApiHandler();
+        const base = { prisma: s.enhance({ id: 1 }), logger: null };
+        const ok = await handler({ ...base, method: 'GET', path: '/post/count' });
+        expect(ok.status).toBe(200);
+        // the generated zod schemas validate: an unknown argument is a 422 before the client runs
+        const invalid = await handler({ ...base, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
+        expect(invalid.status).toBe(422);
+        expect((invalid.body as { error: { rejectedByValidation: boolean } }).error.rejectedByValidation).toBe(true);
+        // with explicit model metadata and no zod schemas, the ORM's own validation answers (400)
+        const explicit = await handler({ ...base, modelMeta: s.modelMeta, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
+        expect(explicit.status).toBe(400);
     });
 });

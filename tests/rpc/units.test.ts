@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { deserializeValue, jsonNullNameOf, serializeValue } from '../../src/api/common/codec';
+import { BadRequestError } from '../../src/api/common/errors';
+import { getModelRegistry, type ModelRegistry } from '../../src/api/common/model-registry';
+import { decodeArgs, readBodyArgs, readQueryArgs } from '../../src/api/rpc/input';
+import { getJsonNullObjects } from '../../src/api/rpc/json-nulls';
+import { OPERATIONS } from '../../src/api/rpc/operations';
+import { resolveRoute } from '../../src/api/rpc/router';
+import { formatIssues } from '../../src/api/rpc/validation';
+import { generateSchema } from '../support/generate';
+import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
+
+/** The pure translation steps, without a request: routing, argument reading/decoding, issue formatting, Json nulls. */
+
+let s: TestSchema;
+let registry: ModelRegistry;
+
+beforeAll(async () => {
+    s = await loadSchema();
+    registry = getModelRegistry(s.modelMeta);
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+describe('operation table', () => {
+    it("matches the spec's methods and statuses", () => {
+        const table = Object.fromEntries([...OPERATIONS.values()].map((op) => [op.name, `${op.methods.join('|')} ${op.status}`]));
+        expect(table).toEqual({
+            findMany: 'GET 200',
+            findUnique: 'GET 200',
+            findFirst: 'GET 200',
+            count: 'GET 200',
+            aggregate: 'GET 200',
+            groupBy: 'GET 200',
+            check: 'GET 200',
+            create: 'POST 201',
+            createMany: 'POST 201',
+            createManyAndReturn: 'POST 201',
+            upsert: 'POST 200',
+            update: 'PATCH|PUT 200',
+            updateMany: 'PATCH|PUT 200',
+            updateManyAndReturn: 'PATCH|PUT 200',
+            delete: 'DELETE 200',
+            deleteMany: 'DELETE 200',
+        });
+    });
+});
+
+describe('router', () => {
+    it('resolves models from the metadata and operations from the table', () => {
+        const route = resolveRoute(registry, 'patch', '/Post/update/');
+        expect(route).toMatchObject({ kind: 'operation', model: { name: 'Post', key: 'post' }, op: { name: 'update' } });
+        expect(resolveRoute(registry, 'POST', '/$transaction/sequential')).toEqual({ kind: 'transaction', mode: 'sequential' });
+        expect(resolveRoute(registry, 'GET', '/allTypes/findMany')).toMatchObject({ model: { name: 'AllTypes' } });
+    });
+
+    it.each([
+        ['GET', '/post'],
+        ['GET', '/constructor/findMany'],
+        ['GET', '/post/constructor'],
+        ['GET', '/post/create'],
+        ['POST', '/$transaction/batch'],
+        ['GET', '/$transaction/sequential'],
+        ['GET', '/%ZZ/findMany'],
+    ])('%s %s is a bad request', (method, p) => {
+        expect(() => resolveRoute(registry, method, p)).toThrow(BadRequestError);
+    });
+});
+
+describe('reading arguments', () => {
+    it('q and meta', () => {
+        expect(readQueryArgs({ q: '{"where":{"id":1}}' })).toEqual({ json: { where: { id: 1 } }, serialization: undefined });
+        expect(readQueryArgs(undefined)).toEqual({ json: {}, serialization: undefined });
+        expect(readQueryArgs({ q: encodeURIComponent('{"take":1}') }).json).toEqual({ take: 1 });
+        expect(readQueryArgs({ q: '{}', meta: '{"serialization":{"values":{"a":["Date"]}}}' }).serialization).toEqual({ values: { a: ['Date'] } });
+        expect(() => readQueryArgs({ q: '"text"' })).toThrow(/must be a JSON object/);
+        expect(() => readQueryArgs({ q: '{}', meta: '[]' })).toThrow(/must be an object/);
+    });
+
+    it('body with meta stripped from the arguments', () => {
+        const raw = readBodyArgs({ data: { a: 1 }, meta: { serialization: { values: { 'data.a': ['bigint'] } } } }, true);
+        expect(raw.json).toEqual({ data: { a: 1 } });
+        expect(raw.serialization).toEqual({ values: { 'data.a': ['bigint'] } });
+        expect(readBodyArgs(undefined, false)).toEqual({ json: {} });
+        expect(() => readBodyArgs(undefined, true)).toThrow(/missing request body/);
+        expect(() => readBodyArgs({ meta: { serialization: 1 } }, true)).toThrow(/"serialization" must be an object/);
+        expect(readBodyArgs(Buffer.from('{"data":{}}'), true).json).toEqual({ data: {} });
+    });
+
+    it('decodes typed values; paths relative to data are accepted', () => {
+        const { args } = decodeArgs({ json: { data: { b: 'AQI=', n: '5' } }, serialization: { values: { b: [['custom', 'Bytes']], 'data.n': ['bigint'] } } });
+        expect(args).toEqual({ data: { b: Buffer.from([1, 2]), n: 5n } });
+    });
+
+    it('a superjson `undefined` tag is honoured even when the value is absent', () => {
+        const { args } = decodeArgs({ json: { where: { a: null } }, serialization: { values: { 'where.a': ['undefined'], 'where.gone': ['undefined'] } } });
+        expect(args).toEqual({ where: { a: undefined } });
+    });
+
+    it('Json null markers become names for validation and are listed', () => {
+        const decoded = decodeArgs({ json: { data: { j: null } }, serialization: { values: { j: [['custom', 'AnyNull']] } } });
+        expect(decoded).toEqual({ args: { data: { j: 'AnyNull' } }, jsonNulls: [{ path: 'data.j', name: 'AnyNull' }] });
+    });
+});
+
+describe('zod issue formatting', () => {
+    it('flattens paths and picks the closest union branch', () => {
+        const error = {
+            issues: [
+                { code: 'invalid_type', message: 'Expected number', path: ['take'] },
+                {
+                    code: 'invalid_union',
+                    message: 'Invalid input',
+                    path: ['data'],
+                    unionErrors: [
+                        { issues: [{ code: 'a', message: 'one', path: ['data', 'x'] }, { code: 'b', message: 'two', path: ['data', 'y'] }] },
+                        { issues: [{ code: 'too_small', message: 'String must contain at least 1 character(s)', path: ['data', 'title'] }] },
+                    ],
+                },
+            ],
+        };
+        expect(formatIssues(error)).toEqual([
+            { path: 'take', message: 'Expected number', code: 'invalid_type' },
+            { path: 'data.title', message: 'String must contain at least 1 character(s)', code: 'too_small' },
+        ]);
+        expect(formatIssues(undefined)).toEqual([]);
+    });
+});
+
+describe('Json null objects', () => {
+    it("are the generated client's own instances, found from the (enhanced) client", () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { Prisma } = require(path.join(generateSchema(BLOG_SCHEMA, 'sqlite').dir, 'prisma-client'));
+        const fromEnhanced = getJsonNullObjects(s.enhance({ id: 1 }));
+        expect(fromEnhanced.DbNull).toBe(Prisma.DbNull);
+        expect(fromEnhanced.JsonNull).toBe(Prisma.JsonNull);
+        expect(fromEnhanced.AnyNull).toBe(Prisma.AnyNull);
+        expect(getJsonNullObjects(s.prisma)).toBe(fromEnhanced);
+        expect(getJsonNullObjects(s.prisma.$extends({})).DbNull).toBe(Prisma.DbNull);
+    });
+
+    it('are tagged by the codec on output and restored on input', () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { Prisma } = require(path.join(generateSchema(BLOG_SCHEMA, 'sqlite').dir, 'prisma-client'));
+        expect(jsonNullNameOf(Prisma.JsonNull)).toBe('JsonNull');
+        expect(jsonNullNameOf({})).toBeUndefined();
+        const encoded = serializeValue({ data: { json: Prisma.DbNull } });
+        expect(encoded).toEqual({ json: { data: { json: null } }, values: { 'data.json': [['custom', 'DbNull']] } });
+        const restored = deserializeValue(encoded.json, { values: encoded.values }, { jsonNull: (name) => Prisma[name] }) as { data: { json: unknown } };
+        expect(restored.data.json).toBe(Prisma.DbNull);
+        // the input object is not modified
+        expect(encoded.json).toEqual({ data: { json: null } });
+        expect(() => deserializeValue(encoded.json, { values: encoded.values })).toThrow(/not accepted/);
+    });
+});
