@@ -29,7 +29,7 @@ export function stripConfigBlocks(zmodel: string): string {
     return zmodel.replace(/^\s*(datasource|generator|plugin)\s+\w+\s*\{[^}]*\}/gm, '');
 }
 
-function header(dir: string, provider: Provider): string {
+function header(dir: string, provider: Provider, previewFeatures: readonly string[]): string {
     const url = provider === 'sqlite' ? 'file:./unused.db' : 'postgresql://postgres@127.0.0.1:5432/unused';
     return `
 datasource db {
@@ -40,7 +40,7 @@ datasource db {
 generator client {
   provider        = "prisma-client-js"
   engineType      = "client"
-  previewFeatures = ["driverAdapters", "queryCompiler"]
+  previewFeatures = ${JSON.stringify(['driverAdapters', 'queryCompiler', ...previewFeatures])}
   output          = "${dir}/prisma-client"
 }
 
@@ -80,13 +80,18 @@ function run(args: string[]): string {
     });
 }
 
-export function schemaHash(zmodel: string, provider: Provider): string {
-    return createHash('sha256').update(`${GENERATOR_VERSION}\n${provider}\n${stripConfigBlocks(zmodel)}`).digest('hex').slice(0, 16);
+export function schemaHash(zmodel: string, provider: Provider, previewFeatures: readonly string[] = []): string {
+    // extra preview features are hashed only when present, so existing caches stay valid
+    const extra = previewFeatures.length > 0 ? `preview:${[...previewFeatures].sort().join(',')}\n` : '';
+    return createHash('sha256').update(`${GENERATOR_VERSION}\n${provider}\n${extra}${stripConfigBlocks(zmodel)}`).digest('hex').slice(0, 16);
 }
 
-/** Generates (or reuses) the artifacts of a schema for a provider. */
-export function generateSchema(zmodel: string, provider: Provider = 'sqlite'): GeneratedSchema {
-    const hash = schemaHash(zmodel, provider);
+/**
+ * Generates (or reuses) the artifacts of a schema for a provider; `previewFeatures` are added to the
+ * generator's (e.g. `fullTextSearchPostgres`).
+ */
+export function generateSchema(zmodel: string, provider: Provider = 'sqlite', previewFeatures: readonly string[] = []): GeneratedSchema {
+    const hash = schemaHash(zmodel, provider, previewFeatures);
     const finalDir = path.join(CACHE_ROOT, `${provider}-${hash}`);
     const ddlFile = path.join(finalDir, 'schema.sql');
     if (fs.existsSync(ddlFile)) {
@@ -97,7 +102,7 @@ export function generateSchema(zmodel: string, provider: Provider = 'sqlite'): G
     fs.mkdirSync(workDir, { recursive: true });
     // paths baked into the generated code must be the final ones: generate with the final dir name
     // in the schema, in a temporary folder, then move the folder into place
-    const text = header(finalDir, provider) + stripConfigBlocks(zmodel);
+    const text = header(finalDir, provider, previewFeatures) + stripConfigBlocks(zmodel);
     const schemaFile = path.join(workDir, 'schema.zmodel');
     fs.writeFileSync(schemaFile, text.split(finalDir).join(workDir));
     try {

@@ -27,6 +27,8 @@ export interface TestSchema {
 
 export interface LoadOptions {
     provider?: Provider;
+    /** Extra Prisma preview features for the generator (e.g. `fullTextSearchPostgres`). */
+    previewFeatures?: string[];
 }
 
 const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
@@ -38,7 +40,7 @@ const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
  */
 export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
     const provider = options.provider ?? 'sqlite';
-    const gen = generateSchema(zmodel, provider);
+    const gen = generateSchema(zmodel, provider, options.previewFeatures);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PrismaClient } = require(path.join(gen.dir, 'prisma-client'));
     // eslint-disable-next-line @typescript-eslint/no-require-imports

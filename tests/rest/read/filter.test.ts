@@ -1,0 +1,248 @@
+import { blogApi, makeApi, type Api, type Query } from './support';
+
+/** filter[...] on SQLite through handle(ctx): every form and operator, typed values, and every filter error. */
+
+describe('REST filters (SQLite)', () => {
+    let api: Api;
+    beforeAll(async () => {
+        api = await blogApi();
+        await api.s.prisma.allTypes.create({
+            data: {
+                id: 'a',
+                string: 'alpha',
+                int: 1,
+                float: 1.5,
+                boolean: true,
+                dateTime: new Date('2024-01-01T00:00:00.000Z'),
+                bigInt: 10n,
+                decimal: '1.25',
+                bytes: Buffer.from([1, 2, 3]),
+                role: 'USER',
+            },
+        });
+        await api.s.prisma.allTypes.create({
+            data: {
+                id: 'b',
+                string: 'beta',
+                int: 2,
+                float: 2.5,
+                boolean: false,
+                dateTime: new Date('2024-01-02T12:00:00.000Z'),
+                bigInt: 9007199254740993n,
+                decimal: '2.5',
+                role: 'ADMIN',
+                ownerId: 1,
+            },
+        });
+    });
+    afterAll(() => api.s.cleanup());
+
+    /** The ids of the primary data (and checks that meta.total agrees with an unpaginated read). */
+    async function ids(path: string, query: Query, user: number | null = 1): Promise<Array<string | number>> {
+        const res = await api.get(path, query, user);
+        const body = api.body(res);
+        if (res.status !== 200) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
+        expect(body.meta.total).toBe(body.data.length);
+        return body.data.map((r: { id: string | number }) => r.id);
+    }
+
+    async function error(path: string, query: Query): Promise<{ status: number; code: string; detail: string; source?: unknown }> {
+        const res = await api.get(path, query);
+        const err = api.body(res).errors[0];
+        expect(err.status).toBe(res.status);
+        return { status: res.status, code: err.code, detail: err.detail, source: err.source };
+    }
+
+    describe('equality', () => {
+        it.each<[Query, number[]]>([
+            [{ 'filter[title]': 'Hello World' }, [1]],
+            [{ 'filter[published]': 'false' }, [2]],
+            [{ 'filter[viewCount]': '5' }, [3]],
+            [{ 'filter[viewCount]': '5,10' }, [1, 3]],
+            [{ 'filter[id]': '1,3' }, [1, 3]],
+            [{ 'filter[authorId]': '2' }, [3]],
+            [{ 'filter[createdAt]': '2024-01-02T00:00:00.000Z' }, [2]],
+            [{ 'filter[createdAt]': '2024-01-02' }, [2]],
+        ])('%j → %j', async (query, expected) => {
+            expect(await ids('/post', query)).toEqual(expected);
+        });
+
+        it('is typed for every scalar type', async () => {
+            expect(await ids('/allTypes', { 'filter[string]': 'beta' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[int]': '1' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[float]': '2.5' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[bigInt]': '9007199254740993' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[decimal]': '1.25' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[boolean]': 'true' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[boolean]': 'true,false' })).toEqual(['a', 'b']);
+            expect(await ids('/allTypes', { 'filter[dateTime]': '2024-01-02T12:00:00Z' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[bytes]': Buffer.from([1, 2, 3]).toString('base64') })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[role]': 'ADMIN' })).toEqual(['b']);
+            expect(await ids('/user', { 'filter[role]': 'ADMIN,USER' })).toEqual([1, 2, 3]);
+        });
+
+        it('applies several parameters together, repeated ones too', async () => {
+            expect(await ids('/post', { 'filter[published]': 'true', 'filter[authorId]': '1' })).toEqual([1]);
+            expect(await ids('/post', { 'filter[title$contains]': ['o', 'World'] })).toEqual([1]);
+        });
+
+        it('accepts nested objects from adapters that parse brackets (qs)', async () => {
+            const query = { filter: { author: { name: 'Bob' } } } as unknown as Query;
+            expect(await ids('/post', query)).toEqual([3]);
+        });
+    });
+
+    describe('relationships', () => {
+        it('filters by related id, to-one and to-many, any-of', async () => {
+            expect(await ids('/post', { 'filter[author]': '2' })).toEqual([3]);
+            expect(await ids('/post', { 'filter[author]': '1,2' })).toEqual([1, 2, 3]);
+            expect(await ids('/post', { 'filter[comments]': '3' })).toEqual([3]);
+            expect(await ids('/user', { 'filter[posts]': '1,3' })).toEqual([1, 2]);
+            expect(await ids('/user', { 'filter[profile]': '2' })).toEqual([2]);
+        });
+
+        it('filters deeply through relationships, with some-semantics on to-many at every level', async () => {
+            expect(await ids('/post', { 'filter[author][name]': 'Bob' })).toEqual([3]);
+            expect(await ids('/post', { 'filter[author][profile][gender]': 'female' })).toEqual([1, 2]);
+            expect(await ids('/user', { 'filter[posts][comments][content]': 'Nice' })).toEqual([2]);
+            expect(await ids('/comment', { 'filter[post][author][email$endsWith]': 'alice@example.com' })).toEqual([1, 2, 4]);
+            expect(await ids('/user', { 'filter[posts][viewCount$gte]': '10' })).toEqual([1]);
+        });
+
+        it('never matches through records the user cannot read', async () => {
+            // "draft" matches Alice's and Bob's drafts; each user only sees their own
+            expect(await ids('/user', { 'filter[posts][title$contains]': 'draft' }, 1)).toEqual([1]);
+            expect(await ids('/user', { 'filter[posts][title$contains]': 'draft' }, 2)).toEqual([2]);
+            expect(await ids('/post', { 'filter[comments][content]': 'secret draft comment' }, 2)).toEqual([]);
+        });
+
+        it('$isNull on to-one and $isEmpty on to-many relationships', async () => {
+            expect(await ids('/post', { 'filter[author$isNull]': 'true' })).toEqual([5]);
+            expect(await ids('/post', { 'filter[author$isNull]': 'false' })).toEqual([1, 2, 3]);
+            expect(await ids('/post', { 'filter[comments$isEmpty]': 'true' })).toEqual([5]);
+            expect(await ids('/post', { 'filter[comments$isEmpty]': 'false' })).toEqual([1, 2, 3]);
+        });
+    });
+
+    describe('operators', () => {
+        it.each<[Query, number[]]>([
+            [{ 'filter[viewCount$lt]': '5' }, [2]],
+            [{ 'filter[viewCount$lte]': '5' }, [2, 3]],
+            [{ 'filter[viewCount$gt]': '5' }, [1, 5]],
+            [{ 'filter[viewCount$gte]': '10' }, [1, 5]],
+            [{ 'filter[createdAt$gt]': '2024-01-02T00:00:00Z' }, [3, 5]],
+            [{ 'filter[title$lt]': 'C' }, [3]],
+            [{ 'filter[title$contains]': 'Bob' }, [3]],
+            [{ 'filter[title$contains]': 'World,news' }, [1, 5]],
+            [{ 'filter[title$startsWith]': 'Hello' }, [1]],
+            [{ 'filter[title$endsWith]': 'news' }, [5]],
+            [{ 'filter[title$icontains]': 'hello WORLD' }, [1]],
+            [{ 'filter[authorId$ne]': '1' }, [3, 5]],
+            [{ 'filter[authorId$ne]': '1,2' }, [5]],
+            [{ 'filter[published$ne]': 'true' }, [2]],
+            [{ 'filter[authorId$isNull]': 'true' }, [5]],
+            [{ 'filter[authorId$isNull]': 'false' }, [1, 2, 3]],
+            [{ 'filter[viewCount$between]': '5,10' }, [1, 3]],
+            [{ 'filter[createdAt$between]': '2024-01-02,2024-01-03' }, [2, 3]],
+            [{ 'filter[id$in]': '1,5' }, [1, 5]],
+            [{ 'filter[viewCount$notIn]': '0,10' }, [3, 5]],
+            [{ 'filter[authorId$notIn]': '2' }, [1, 2, 5]],
+        ])('%j → %j', async (query, expected) => {
+            expect(await ids('/post', query)).toEqual(expected);
+        });
+
+        it('$contains is case-insensitive for ASCII on SQLite (LIKE), like $icontains', async () => {
+            expect(await ids('/post', { 'filter[title$contains]': 'hello' })).toEqual([1]);
+        });
+
+        it('compares typed values with operators', async () => {
+            expect(await ids('/allTypes', { 'filter[decimal$gte]': '2' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[float$lt]': '2' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[bigInt$gt]': '9007199254740992' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[dateTime$lte]': '2024-01-01T23:59:59Z' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[ownerId$ne]': '1' })).toEqual(['a']);
+            expect(await ids('/allTypes', { 'filter[role$ne]': 'USER' })).toEqual(['b']);
+        });
+    });
+
+    describe('collections reached through relationships', () => {
+        it('filters related collections and counts under the filter', async () => {
+            const res = api.body(await api.get('/user/1/posts', { 'filter[published]': 'false' }));
+            expect(res.data.map((r: { id: number }) => r.id)).toEqual([2]);
+            expect(res.meta.total).toBe(1);
+            const rel = api.body(await api.get('/user/1/relationships/posts', { 'filter[published]': 'true' }));
+            expect(rel.data).toEqual([{ type: 'post', id: 1 }]);
+            expect(rel.meta.total).toBe(1);
+        });
+    });
+
+    describe('errors', () => {
+        it.each<[Query, string, RegExp]>([
+            [{ 'filter[nope]': '1' }, 'invalid-filter', /"nope" is not a field of "post"/],
+            [{ 'filter[author][nope]': '1' }, 'invalid-filter', /"nope" is not a field of "user"/],
+            [{ 'filter[title][x]': '1' }, 'invalid-filter', /not a relationship/],
+            [{ 'filter[title$like]': 'x' }, 'invalid-filter', /unknown filter operator "\$like"/],
+            [{ 'filter[viewCount$contains]': '1' }, 'invalid-filter', /does not apply to "viewCount"/],
+            [{ 'filter[published$gt]': 'true' }, 'invalid-filter', /does not apply/],
+            [{ 'filter[author$gt]': '1' }, 'invalid-filter', /is a relationship/],
+            [{ 'filter[comments$isNull]': 'true' }, 'invalid-filter', /is a relationship/],
+            [{ 'filter[viewCount]': 'abc' }, 'invalid-value', /expected an integer/],
+            [{ 'filter[viewCount]': '1.5' }, 'invalid-value', /expected an integer/],
+            [{ 'filter[viewCount]': '' }, 'invalid-value', /expected an integer/],
+            [{ 'filter[id]': '1,x' }, 'invalid-value', /"x"/],
+            [{ 'filter[published]': 'yes' }, 'invalid-value', /"true" or "false"/],
+            [{ 'filter[createdAt]': 'yesterday' }, 'invalid-value', /ISO 8601/],
+            [{ 'filter[createdAt]': '12345' }, 'invalid-value', /ISO 8601/],
+            [{ 'filter[viewCount$between]': '1' }, 'invalid-value', /two comma-separated values/],
+            [{ 'filter[viewCount$between]': '1,2,3' }, 'invalid-value', /two comma-separated values/],
+            [{ 'filter[authorId$isNull]': 'maybe' }, 'invalid-value', /"true" or "false"/],
+            [{ 'filter[author]': 'abc' }, 'invalid-value', /invalid user id "abc"/],
+            [{ filter: 'x' }, 'invalid-filter', /malformed filter/],
+            [{ 'filter[]': 'x' }, 'invalid-filter', /malformed filter/],
+        ])('%j → 400 %s', async (query, code, detail) => {
+            const err = await error('/post', query);
+            expect(err.status).toBe(400);
+            expect(err.code).toBe(code);
+            expect(err.detail).toMatch(detail);
+            expect(err.source).toEqual({ parameter: Object.keys(query)[0] });
+        });
+
+        it('rejects values of the wrong type on the other scalar types', async () => {
+            for (const [q, detail] of [
+                [{ 'filter[role]': 'BOSS' }, /one of USER, ADMIN/],
+                [{ 'filter[bigInt]': '1.5' }, /integer/],
+                [{ 'filter[decimal]': 'one' }, /decimal/],
+                [{ 'filter[float]': 'x' }, /number/],
+                [{ 'filter[bytes]': '***' }, /Base64/],
+                [{ 'filter[json]': '{}' }, /cannot be filtered/],
+            ] as Array<[Query, RegExp]>) {
+                const err = await error('/allTypes', q);
+                expect([err.status, err.detail]).toEqual([400, expect.stringMatching(detail)]);
+            }
+        });
+
+        it('answers 400 for PostgreSQL-only operators on SQLite', async () => {
+            for (const op of ['has', 'hasEvery', 'hasSome', 'isEmpty', 'search']) {
+                const err = await error('/post', { [`filter[title$${op}]`]: 'x' });
+                expect(err.status).toBe(400);
+                expect(err.code).toBe('unsupported-feature');
+                expect(err.detail).toMatch(new RegExp(`\\$${op} filter operator needs postgresql.*this database is sqlite`));
+            }
+        });
+
+        it('enforces maxFilters', async () => {
+            const limited = makeApi(api.s, { maxFilters: 2 });
+            const ok = await limited.get('/post', { 'filter[published]': 'true', 'filter[authorId]': '1' });
+            expect(ok.status).toBe(200);
+            const res = await limited.get('/post', { 'filter[published]': 'true', 'filter[authorId]': '1', 'filter[viewCount]': '10' });
+            expect(res.status).toBe(400);
+            expect(limited.body(res).errors[0]).toMatchObject({ code: 'invalid-filter', detail: expect.stringMatching(/limit is 2/) });
+        });
+
+        it('limits the number of comma-separated values', async () => {
+            const many = Array.from({ length: 1001 }, (_, i) => String(i)).join(',');
+            const err = await error('/post', { 'filter[id]': many });
+            expect([err.status, err.code]).toEqual([400, 'invalid-filter']);
+        });
+    });
+});
