@@ -1,5 +1,5 @@
 import { RPCApiHandler } from '../../src/api/rpc';
-import { loadSchema, type TestSchema } from '../support/schema';
+import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
 import { captureLogger, rpcCaller, type RpcCaller } from './support';
 
 /** Every operation of the table with its methods and success status, on SQLite, as user 1. */
@@ -167,6 +167,22 @@ describe('wrong methods are refused with 400 before anything runs', () => {
 });
 
 describe('check (ZenStack permission checker)', () => {
+    it('answers whether the user may perform an operation (schema generated with permission checkers)', async () => {
+        // the helper strips plain `plugin x {` blocks; the comment keeps this one (it only sets a generator option)
+        const text = `${BLOG_SCHEMA}\nplugin enhancer /* kept by the test helper */ {\n  provider = '@core/enhancer'\n  generatePermissionChecker = true\n}\n`;
+        const c = await loadSchema(text);
+        try {
+            const user = await c.prisma.user.create({ data: { email: 'c@x' } });
+            const asUser = rpcCaller(c, { user: { id: user.id } });
+            const anonymous = rpcCaller(c);
+            expect(await asUser('GET', '/post/check', { q: { operation: 'create' } })).toEqual({ status: 200, body: { data: true } });
+            expect(await anonymous('GET', '/post/check', { q: { operation: 'create' } })).toEqual({ status: 200, body: { data: false } });
+            expect((await anonymous('GET', '/post/check', { q: { operation: 'read', where: { published: true } } })).body).toEqual({ data: true });
+        } finally {
+            await c.cleanup();
+        }
+    });
+
     it('is routed as a GET operation; without generated checkers it is a logged 500', async () => {
         const logger = captureLogger();
         const withLog = rpcCaller(s, { user: { id: 1 }, logger });
