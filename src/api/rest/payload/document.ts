@@ -1,6 +1,7 @@
 import { CodecError, deserializeValue, splitPath } from '../../common/codec';
 import { whereById } from '../ids';
 import type { RestModel } from '../schema';
+import type { JsonNullLookup } from './values';
 import { hasOwn, isObject, payloadError, pointerFromKeys } from './pointer';
 
 /**
@@ -28,8 +29,8 @@ function copyJson(value: unknown, depth: number): unknown {
     return out;
 }
 
-/** The request body as an object, with typed values restored from `meta.serialization`. */
-export function readDocument(body: unknown): Record<string, unknown> {
+/** The request body as an object, with typed values (and Json null markers) restored from `meta.serialization`. */
+export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<string, unknown> {
     if (!isObject(body)) {
         throw payloadError('', 'the request body must be a JSON:API document (an object with a "data" member)');
     }
@@ -49,7 +50,14 @@ export function readDocument(body: unknown): Record<string, unknown> {
     try {
         // the paths are relative to the whole body (`data.attributes.bytes`); only `data` is restored,
         // on a copy: the caller's object is left as it was
-        const restored = deserializeValue({ data: copyJson(body.data, 0) }, serialization) as { data: unknown };
+        const restored = deserializeValue({ data: copyJson(body.data, 0) }, serialization, {
+            // `["custom","DbNull"]` … tags name Prisma's Json null objects
+            jsonNull: (name, path) => {
+                const marker = jsonNull?.(name);
+                if (marker === undefined) throw new CodecError(`Json null markers are not supported with this client (path "${path}")`, path);
+                return marker;
+            },
+        }) as { data: unknown };
         return { ...body, data: restored.data };
     } catch (err) {
         if (err instanceof CodecError) {

@@ -3,12 +3,14 @@ import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResou
 import { linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
 import { linkageToPrisma, ownerLinkFromForeignKeys } from './relations';
-import { convertAttribute, type EnumLookup } from './values';
+import { convertAttribute, type ValueContext } from './values';
 
-/** How a request body is read: the compound id divider and, when known, the values of each enum. */
-export interface PayloadOptions {
+/**
+ * How a request body is read: the compound id divider and, when known, the values of each enum
+ * and the client's Json null objects.
+ */
+export interface PayloadOptions extends ValueContext {
     divider: string;
-    enumValues?: EnumLookup;
 }
 
 export type WriteMode = 'create' | 'update';
@@ -41,7 +43,7 @@ function readAttributes(
     data: Record<string, unknown>,
     values: Record<string, unknown>,
     pointers: Record<string, string>,
-    enumValues: EnumLookup | undefined,
+    context: ValueContext,
 ): void {
     const attributes = optionalMember(data, 'attributes');
     if (attributes === undefined) return;
@@ -60,7 +62,7 @@ function readAttributes(
             }
             throw payloadError(pointer, `"${model.type}" has no attribute "${name}"`);
         }
-        values[name] = convertAttribute(field, value, pointer, enumValues);
+        values[name] = convertAttribute(field, value, pointer, context);
         pointers[name] = pointer;
     }
 }
@@ -130,8 +132,8 @@ export function parseResourceWrite(
     options: PayloadOptions,
     urlWhere?: Record<string, unknown>,
 ): ResourceWrite {
-    const { divider, enumValues } = options;
-    const doc = readDocument(body);
+    const { divider } = options;
+    const doc = readDocument(body, options.jsonNull);
     const data = readPrimaryData(doc, model);
     const values: Record<string, unknown> = {};
     const pointers: Record<string, string> = {};
@@ -146,7 +148,7 @@ export function parseResourceWrite(
             pointers[name] = '/data/id';
         }
     }
-    readAttributes(model, data, values, pointers, enumValues);
+    readAttributes(model, data, values, pointers, options);
     const given = readRelationships(model, data, divider);
     const relationFks = reconcileForeignKeys(given, values, pointers);
 

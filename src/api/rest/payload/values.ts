@@ -14,6 +14,15 @@ type Converter = (value: unknown, field: ScalarField, pointer: string) => unknow
 /** The values of an enum by its name, when known (from the zod schemas); `undefined` skips the check. */
 export type EnumLookup = (enumName: string) => readonly string[] | undefined;
 
+/** The client runtime's `Prisma.DbNull` / `JsonNull` / `AnyNull` object, or `undefined` when it cannot be found. */
+export type JsonNullLookup = (name: 'DbNull' | 'JsonNull' | 'AnyNull') => unknown;
+
+/** What value conversion may consult besides the field. */
+export interface ValueContext {
+    enumValues?: EnumLookup;
+    jsonNull?: JsonNullLookup;
+}
+
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 // ISO 8601 date or date-time (seconds, fraction and offset optional)
@@ -92,7 +101,14 @@ function checkEnum(field: ScalarField, value: unknown, pointer: string, enumValu
 }
 
 /** Converts one attribute value to its field's type; `pointer` names it in errors. */
-export function convertAttribute(field: ScalarField, value: unknown, pointer: string, enumValues?: EnumLookup): unknown {
+export function convertAttribute(field: ScalarField, value: unknown, pointer: string, context: ValueContext = {}): unknown {
+    const { enumValues, jsonNull } = context;
+    if (value === null && field.kind === 'Json' && !field.isArray) {
+        // a Json column holds two nulls: plain null clears an optional field (database NULL) and is
+        // JSON null in a required one; Prisma wants its own marker objects for both
+        const marker = jsonNull?.(field.isOptional ? 'DbNull' : 'JsonNull');
+        if (marker !== undefined) return marker;
+    }
     if (value === null) {
         if (field.isOptional && !field.isArray) {
             return null;

@@ -4,6 +4,7 @@ import { formatId, idSelect, whereById } from '../../ids';
 import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
 import { idFieldValues } from '../../payload/document';
 import { uniqueWhereOf } from '../../payload/relations';
+import { getJsonNullObjects } from '../../../rpc/json-nulls';
 import { enumValuesFor } from '../../query/provider';
 import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
@@ -14,7 +15,17 @@ import { delegateOf, explainFailure, guardedWrite } from './guard';
 /** POST /:type, PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
 function payloadOptions(req: RestRequest): PayloadOptions {
-    return { divider: req.config.idDivider, enumValues: (name) => enumValuesFor(req, name) };
+    return {
+        divider: req.config.idDivider,
+        enumValues: (name) => enumValuesFor(req, name),
+        jsonNull: (name) => {
+            try {
+                return getJsonNullObjects(req.prisma)[name];
+            } catch {
+                return undefined; // the client's runtime cannot be found: plain null is passed as it is
+            }
+        },
+    };
 }
 
 interface Prepared {
