@@ -96,21 +96,22 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * Recovers the raw (percent-encoded) tail of `pathname` that a framework reports as a decoded rest
- * parameter (`params.path = 'post/a b'`), so that the handler sees exactly what the client sent.
- * Falls back to re-encoding each segment when the tail cannot be found.
+ * Recovers the raw (percent-encoded) tail of `pathname` that a framework reports as a rest parameter,
+ * decoded (`params.path = 'post/a b'`) or partly decoded (`post/a%2Fb c`), so that the handler sees exactly
+ * what the client sent (an encoded `/` stays inside its segment). Falls back to re-encoding each segment.
  */
 export function pathFromRestParam(pathname: string, rest: string | string[] | undefined): string {
     const parts = Array.isArray(rest) ? rest : rest ? rest.split('/') : [];
-    const wanted = parts.join('/');
+    const wanted = parts.join('/').replace(/^\/+/, '');
     if (wanted.length === 0) {
         return '/';
     }
+    const wantedDecoded = safeDecode(wanted);
     const segments = pathname.split('/').slice(1);
     for (let k = 1; k <= segments.length; k++) {
-        const tail = segments.slice(segments.length - k);
-        const raw = tail.join('/');
-        if (raw === wanted || tail.map(safeDecode).join('/') === wanted) {
+        const raw = segments.slice(segments.length - k).join('/');
+        const decoded = safeDecode(raw);
+        if (raw === wanted || decoded === wanted || decoded === wantedDecoded) {
             return `/${raw}`;
         }
     }

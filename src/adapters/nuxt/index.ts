@@ -1,0 +1,50 @@
+import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
+import { serveFetchRequest } from '../fetch/serve';
+import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
+import { pathFromRestParam, splitUrl } from '../shared/request';
+
+/** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
+export interface HandlerOptions extends CommonAdapterOptions {
+    /** Returns the enhanced client for the request, e.g. `enhance(prisma, { user: (await getUserSession(event)).user })`. */
+    getPrisma: (event: H3Event<EventHandlerRequest>) => unknown | Promise<unknown>;
+}
+
+/** Catch-all parameter names: Nuxt's `[...].ts` gives `_`, `[...path].ts` gives `path`. */
+const REST_PARAMS = ['_', 'path'];
+
+function restParamOf(event: H3Event): string | undefined {
+    const params = event.context.params ?? {};
+    for (const name of REST_PARAMS) {
+        if (typeof params[name] === 'string') {
+            return params[name];
+        }
+    }
+    return undefined;
+}
+
+/**
+ * An h3 event handler serving the API. In Nuxt: `server/api/model/[...].ts` with
+ * `export default createEventHandler({ getPrisma: (event) => … })`; in plain h3 also
+ * `app.use('/api/model', createEventHandler(…))` or a `router.use('/api/model/**', …)` route.
+ */
+export function createEventHandler(options: HandlerOptions): EventHandler<EventHandlerRequest, Promise<Response | undefined>> {
+    requireFunction(options?.getPrisma, 'getPrisma', 'createEventHandler');
+    const adapter = resolveAdapter(options, 'createEventHandler');
+    return defineEventHandler(async (event) => {
+        const rest = restParamOf(event);
+        let path: string;
+        if (rest !== undefined) {
+            path = pathFromRestParam(getRequestURL(event).pathname, rest);
+        } else {
+            // Under `app.use(prefix, …)`, h3 leaves the raw request target relative to the prefix in `req.url`;
+            // h3 matches prefixes by string, so `/apix` reaches a handler mounted at `/api`: not ours, pass it on.
+            path = splitUrl(event.node.req.url ?? '/').pathname;
+            if (!path.startsWith('/')) {
+                return undefined;
+            }
+        }
+        return serveFetchRequest(adapter, toWebRequest(event), { path, getPrisma: () => options.getPrisma(event) });
+    });
+}
+
+export default createEventHandler;

@@ -1,0 +1,46 @@
+import { TanStackStartHandler } from '../../src/adapters/tanstack-start';
+import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
+import { describeAdapter, fromFetchResponse, testResponse, type Harness } from './support/scenario';
+
+/**
+ * TanStack Start's server routing for `src/routes/api/rpc/$.ts` and `src/routes/api/rest/$.ts`: the
+ * handler gets `{ request, params: { _splat } }`, with the splat decoded.
+ */
+function startApp(f: AdapterFixture): Harness {
+    const route = (handler: AdapterFixture['rpc']) =>
+        TanStackStartHandler({ ...f.common, handler, getPrisma: (request) => f.getPrisma(request.headers.get(USER_HEADER)) });
+    const routes: [string, ReturnType<typeof route>][] = [
+        [RPC_PREFIX, route(f.rpc)],
+        [REST_PREFIX, route(f.rest)],
+    ];
+    return {
+        async send({ method, url, body, headers }) {
+            const request = new Request(new URL(url, 'http://localhost'), { method, body, headers });
+            const { pathname } = new URL(request.url);
+            for (const [prefix, handler] of routes) {
+                if (pathname.startsWith(`${prefix}/`)) {
+                    const _splat = decodeURIComponent(pathname.slice(prefix.length + 1));
+                    return fromFetchResponse(await handler({ request, params: { _splat } }));
+                }
+            }
+            return testResponse(404, {}, 'not found');
+        },
+    };
+}
+
+describeAdapter('tanstack-start adapter', async (f) => startApp(f), { outsidePrefix: false }, ({ fixture }) => {
+    it('getPrisma receives the request and the route params', async () => {
+        const f = fixture();
+        const seen: unknown[] = [];
+        const handler = TanStackStartHandler({
+            ...f.common,
+            getPrisma: (request, params) => {
+                seen.push([request.url, params]);
+                return f.getPrisma(undefined);
+            },
+        });
+        const res = await handler({ request: new Request('http://localhost/api/model/user/count'), params: { _splat: 'user/count' } });
+        expect(res.status).toBe(200);
+        expect(seen).toEqual([['http://localhost/api/model/user/count', { _splat: 'user/count' }]]);
+    });
+});
