@@ -40,9 +40,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * object with assignment) and excessive nesting. Iterative, so hostile input cannot overflow the stack.
  */
 export function assertSafeJson(value: unknown, what: string): void {
-    const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];
-    while (stack.length > 0) {
-        const { v, depth } = stack.pop() as { v: unknown; depth: number };
+    const values: unknown[] = [value];
+    const depths: number[] = [0];
+    while (values.length > 0) {
+        const v = values.pop();
+        const depth = depths.pop() as number;
         if (v === null || typeof v !== 'object') {
             continue;
         }
@@ -51,7 +53,8 @@ export function assertSafeJson(value: unknown, what: string): void {
         }
         if (Array.isArray(v)) {
             for (const item of v) {
-                stack.push({ v: item, depth: depth + 1 });
+                values.push(item);
+                depths.push(depth + 1);
             }
             continue;
         }
@@ -59,7 +62,8 @@ export function assertSafeJson(value: unknown, what: string): void {
             if (key === '__proto__') {
                 throw new BadRequestError(`${what} must not contain a "__proto__" key`);
             }
-            stack.push({ v: (v as Record<string, unknown>)[key], depth: depth + 1 });
+            values.push((v as Record<string, unknown>)[key]);
+            depths.push(depth + 1);
         }
     }
 }
