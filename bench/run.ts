@@ -82,6 +82,8 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
     return runs;
 }
 
+const fmtCount = (n: number) => n.toLocaleString('en-US');
+
 function gitCommit(): string {
     try {
         const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
@@ -104,6 +106,9 @@ function resultsBlock(config: BenchConfig, runs: Run[], scenarios: Scenario[], p
             `${config.rounds} round(s) × ${config.duration} s per implementation and scenario (after ${config.warmup} s warm-up), ` +
             `${config.connections} connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
         process.env.BENCH_NOTE ? `> ${process.env.BENCH_NOTE}` : '',
+        `Every answer was checked: ${fmtCount(runs.reduce((n, r) => n + r.completed, 0))} answers, ` +
+            `${runs.reduce((n, r) => n + r.non2xx, 0)} non-2xx, ${runs.reduce((n, r) => n + r.wrongStatus, 0)} with an unexpected status, ` +
+            `${runs.reduce((n, r) => n + r.errors, 0)} connection errors or timeouts.`,
         'Median req/s over the rounds (higher is better) and median p99 latency:',
         throughputTable(summaries),
         rss ? `Peak RSS of the server process while serving the 1,000-row scenarios (VmHWM, median over rounds):\n\n${rss}` : '',

@@ -3,7 +3,7 @@
  * Same seed, same rows, every run (a small xorshift generator, no Math.random, fixed dates).
  */
 
-export const SEED_VERSION = 1;
+export const SEED_VERSION = 2;
 export const USERS = 100;
 export const POSTS = 2000;
 export const COMMENTS = 10000;

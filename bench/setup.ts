@@ -23,6 +23,8 @@ async function seedDatabase(generatedDir: string, ddl: string, file: string): Pr
     const Database = require('better-sqlite3');
     const db = new Database(tmp);
     db.exec(ddl);
+    // WAL is a property of the file: every copy starts in WAL mode (what production SQLite set-ups use)
+    db.pragma('journal_mode = WAL');
     db.close();
 
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -42,6 +44,11 @@ async function seedDatabase(generatedDir: string, ddl: string, file: string): Pr
     } finally {
         await prisma.$disconnect();
     }
+    // fold the WAL into the main file so that copying the main file alone copies everything
+    const check = new Database(tmp);
+    check.pragma('wal_checkpoint(TRUNCATE)');
+    check.close();
+    for (const extra of ['-wal', '-shm']) fs.rmSync(`${tmp}${extra}`, { force: true });
     fs.renameSync(tmp, file);
 }
 
