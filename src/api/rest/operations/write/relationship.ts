@@ -1,12 +1,12 @@
 import type { Response } from '../../../../types';
 import { RestError } from '../../errors';
-import { idSelect, whereById } from '../../ids';
+import { whereById } from '../../ids';
 import { parseRelationshipWrite } from '../../payload';
 import { parseNoQuery } from '../../query/read-query';
 import type { RestRequest } from '../../request';
 import type { RestRelationship } from '../../schema';
 import { relationshipDocument } from '../read';
-import { delegateOf, guardedWrite } from './guard';
+import { updateRecord } from './replace';
 
 /**
  * POST (add), PATCH|PUT (replace) and DELETE (remove) on /:type/:id/relationships/:relationship,
@@ -28,7 +28,7 @@ async function changeRelationship(req: RestRequest, change: Change): Promise<Res
     const where = whereById(model, id, req.config.idDivider);
     const { data, identifiers } = parseRelationshipWrite(rel, req.body, change, req.config.idDivider);
     parseNoQuery(req);
-    await guardedWrite(req, { model, where, id, identifiers }, () => delegateOf(req, model).update({ where, data, select: idSelect(model) }));
+    await updateRecord(req, { model, where, id, identifiers }, data);
     return relationshipDocument(req, model, where, rel, 200);
 }
 

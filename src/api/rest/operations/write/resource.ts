@@ -3,7 +3,6 @@ import { RestError } from '../../errors';
 import { formatId, idSelect, whereById } from '../../ids';
 import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
 import { idFieldValues } from '../../payload/document';
-import { uniqueWhereOf } from '../../payload/relations';
 import { getJsonNullObjects } from '../../../rpc/json-nulls';
 import { enumValuesFor } from '../../query/provider';
 import type { DocumentQuery } from '../../query/types';
@@ -11,6 +10,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { parseDocumentQuery, readResourceDocument } from '../read';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
+import { updateRecord, whereOfRecord } from './replace';
 
 /** POST /:type, PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
@@ -43,15 +43,6 @@ function prepare(req: RestRequest, model: RestModel, mode: WriteMode, urlWhere?:
     return { write, query, invalid: validateWrite(req.zodSchemas, model, mode, write) };
 }
 
-/** The unique `where` of a record from its id fields. */
-function whereOfRecord(model: RestModel, record: Record<string, unknown>): Record<string, unknown> {
-    const values: Record<string, unknown> = {};
-    for (const f of model.idFields) values[f.name] = record[f.name];
-    const where = uniqueWhereOf(model, values);
-    if (!where) throw new Error(`no unique constraint for the id of ${model.type}`);
-    return where;
-}
-
 function selfLink(res: Response, model: RestModel, record: Record<string, unknown>, divider: string): string {
     const self = (res.body as { data?: { links?: { self?: unknown } } } | undefined)?.data?.links?.self;
     return typeof self === 'string' ? self : model.linkPrefix + encodeURIComponent(String(formatId(model, record, divider)));
@@ -73,9 +64,7 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
-    await guardedWrite(req, { model, where, id, identifiers: write.identifiers }, () =>
-        delegateOf(req, model).update({ where, data: write.data, select: idSelect(model) }),
-    );
+    await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data);
     return readResourceDocument(req, model, where, 200, query);
 }
 

@@ -1,0 +1,111 @@
+import type { CrudContract } from '@zenstackhq/runtime';
+import { classifyError } from '../../../common/errors';
+import { idSelect } from '../../ids';
+import { idFieldValues } from '../../payload/document';
+import { whereKey } from '../../payload/identifiers';
+import { isObject } from '../../payload/pointer';
+import { uniqueWhereOf } from '../../payload/relations';
+import type { RestRequest } from '../../request';
+import type { RestModel } from '../../schema';
+import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
+
+/**
+ * Relationship changes on an existing record, made safe under ZenStack v2's access policy:
+ *
+ * - A Prisma `set` on a to-many relationship disconnects the old members without checking the
+ *   update policy of the records it detaches (only `disconnect` is checked). So `set` is never sent:
+ *   the current members the user can see are read, and the difference is sent as `disconnect`
+ *   (policy-checked) plus `connect` (policy-checked). Members the user cannot see stay attached:
+ *   a replacement replaces the set as the user sees it.
+ * - An update whose data holds only relationship changes does not check the record's own policy,
+ *   so the record is first read under the policy: if the user cannot see it, it is a 404 and
+ *   nothing is written.
+ *
+ * Both happen inside one interactive transaction with the write, on the enhanced client.
+ */
+
+type Data = Record<string, unknown>;
+
+function relationKeys(model: RestModel, data: Data): string[] {
+    return Object.keys(data).filter((k) => model.relationships.has(k));
+}
+
+function idKey(model: RestModel, values: Record<string, unknown>): string {
+    return whereKey({ id: model.idFields.map((f) => values[f.name]) });
+}
+
+/** The unique `where` of a record from its id fields. */
+export function whereOfRecord(model: RestModel, record: Record<string, unknown>): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    for (const f of model.idFields) values[f.name] = record[f.name];
+    const where = uniqueWhereOf(model, values);
+    if (!where) throw new Error(`no unique constraint for the id of ${model.type}`);
+    return where;
+}
+
+/** Rewrites `{ set }` as `{ disconnect, connect }` against the members in `current`. */
+function diffSet(target: RestModel, wanted: Record<string, unknown>[], current: Record<string, unknown>[]): Data | undefined {
+    const wantedKeys = new Set(wanted.map((w) => idKey(target, idFieldValues(target, w))));
+    const currentKeys = new Set(current.map((c) => idKey(target, c)));
+    const disconnect = current.filter((c) => !wantedKeys.has(idKey(target, c))).map((c) => whereOfRecord(target, c));
+    const connect = wanted.filter((w) => !currentKeys.has(idKey(target, idFieldValues(target, w))));
+    const op: Data = {};
+    if (disconnect.length > 0) op.disconnect = disconnect;
+    if (connect.length > 0) op.connect = connect;
+    return Object.keys(op).length > 0 ? op : undefined;
+}
+
+/**
+ * Reads what the relationship changes in `data` need (the record itself, the visible members of
+ * replaced to-many relationships) and returns the data to write, or `null` when the record is not
+ * visible to the user. Data without relationship changes is returned as it is, without a read.
+ */
+export async function resolveRelationChanges(db: CrudContract, model: RestModel, where: Data, data: Data): Promise<Data | null> {
+    const keys = relationKeys(model, data);
+    if (keys.length === 0) return data;
+    const select: Data = { ...idSelect(model) };
+    const replaced: string[] = [];
+    for (const k of keys) {
+        const op = data[k];
+        const rel = model.relationships.get(k);
+        if (rel?.isArray && isObject(op) && Array.isArray(op.set)) {
+            replaced.push(k);
+            select[k] = { select: idSelect(rel.target) };
+        }
+    }
+    const record: Data | null = await db[model.key].findUnique({ where, select });
+    if (!record) return null;
+    if (replaced.length === 0) return data;
+    const out: Data = { ...data };
+    for (const k of replaced) {
+        const target = model.relationships.get(k)!.target;
+        const op = diffSet(target, (data[k] as { set: Data[] }).set, (record[k] as Data[]) ?? []);
+        if (op) out[k] = op;
+        else delete out[k];
+    }
+    return out;
+}
+
+/** Updates the record a URL names with `data` (attributes and/or relationship changes), policy-safe and in one transaction. */
+export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data): Promise<void> {
+    const { model, where } = target;
+    await guardedWrite(req, target, async () => {
+        if (relationKeys(model, data).length === 0) {
+            await delegateOf(req, model).update({ where, data, select: idSelect(model) });
+            return;
+        }
+        const unreadable = await req.prisma.$transaction(async (tx) => {
+            const resolved = await resolveRelationChanges(tx, model, where, data);
+            if (!resolved) throw resourceNotFound(model, target.id);
+            try {
+                await tx[model.key].update({ where, data: resolved, select: idSelect(model) });
+                return undefined;
+            } catch (err) {
+                // written, but not readable back: commit (the write is kept) and report it afterwards
+                if (classifyError(err).kind === 'not-readable') return err;
+                throw err;
+            }
+        });
+        if (unreadable) throw unreadable;
+    });
+}
