@@ -160,7 +160,9 @@ describe('document shape', () => {
         ['data.id of the wrong JSON type', { data: { type: 'post', id: {} } }, 'invalid-payload', '/data/id'],
         ['meta not an object', { data: { type: 'post' }, meta: 3 }, 'invalid-payload', '/meta'],
         ['serialization not an object', { data: { type: 'post' }, meta: { serialization: 'x' } }, 'invalid-payload', '/meta/serialization'],
-        ['serialization forbidden path', { data: { type: 'post' }, meta: { serialization: { values: { 'data.__proto__.x': ['Date'] } } } }, 'invalid-payload', '/data/__proto__/x'],
+        ['serialization forbidden path', { data: { type: 'post' }, meta: { serialization: { values: { 'data.__proto__.x': ['Date'] } } } }, 'invalid-payload', '/meta/serialization/values'],
+        ['serialization path to nothing', { data: { type: 'post' }, meta: { serialization: { values: { 'data.attributes.title': ['Date'] } } } }, 'invalid-payload', '/meta/serialization/values'],
+        ['serialization tags malformed', { data: { type: 'post', attributes: { title: 't' } }, meta: { serialization: { values: { 'data.attributes.title': 'Date' } } } }, 'invalid-payload', '/data/attributes/title'],
         ['FK conflicting with its relationship', { data: { type: 'post', attributes: { authorId: 2 }, relationships: { author: { data: { type: 'user', id: 1 } } } } }, 'invalid-payload', '/data/attributes/authorId'],
         ['FK set while relationship cleared', { data: { type: 'post', attributes: { authorId: 2 }, relationships: { author: { data: null } } } }, 'invalid-payload', '/data/attributes/authorId'],
     ];

@@ -1,4 +1,4 @@
-import { CodecError, deserializeValue, splitPath } from '../../common/codec';
+import { CodecError, deserializeValue, getPath, splitPath } from '../../common/codec';
 import { whereById } from '../ids';
 import type { RestModel } from '../schema';
 import type { JsonNullLookup } from './values';
@@ -29,6 +29,17 @@ function copyJson(value: unknown, depth: number): unknown {
     return out;
 }
 
+/** Every tagged path must name a value of the body (superjson would silently skip the others). */
+function checkPaths(root: unknown, serialization: unknown): void {
+    const values = isObject(serialization) ? serialization.values : undefined;
+    if (!isObject(values)) return; // deserializeValue reports malformed metadata
+    for (const path of Object.keys(values)) {
+        if (getPath(root, path) === undefined) {
+            throw payloadError('/meta/serialization/values', `meta.serialization: the path "${path}" does not name a value of the document`);
+        }
+    }
+}
+
 /** The request body as an object, with typed values (and Json null markers) restored from `meta.serialization`. */
 export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<string, unknown> {
     if (!isObject(body)) {
@@ -50,7 +61,9 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
     try {
         // the paths are relative to the whole body (`data.attributes.bytes`); only `data` is restored,
         // on a copy: the caller's object is left as it was
-        const restored = deserializeValue({ data: copyJson(body.data, 0) }, serialization, {
+        const copy = { data: copyJson(body.data, 0) };
+        checkPaths(copy, serialization);
+        const restored = deserializeValue(copy, serialization, {
             // `["custom","DbNull"]` … tags name Prisma's Json null objects
             jsonNull: (name, path) => {
                 const marker = jsonNull?.(name);
