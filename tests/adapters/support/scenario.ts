@@ -50,7 +50,23 @@ export async function fromFetchResponse(res: Response): Promise<TestResponse> {
     return testResponse(res.status, headers, await res.text());
 }
 
+/** What the shared tests need besides the app: raw database access and the adapter's error log. */
+export interface ScenarioData {
+    /** The raw (policy-free) client, or a stand-in with the same calls. */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    prisma: any;
+    loggedErrors(): Promise<string[]>;
+}
+
+/** A started app: its data side, its request side, and how to stop both. */
+export interface StartedScenario {
+    data: ScenarioData;
+    harness: Harness;
+    stop(): Promise<void>;
+}
+
 export interface ScenarioContext {
+    /** The in-process fixture (only for `describeAdapter`). */
     fixture: () => AdapterFixture;
     harness: () => Harness;
     send: (method: string, url: string, options?: { body?: unknown; raw?: string; user?: string | number; contentType?: string }) => Promise<TestResponse>;
@@ -70,18 +86,40 @@ export function describeAdapter(
     options: ScenarioOptions = {},
     extra?: (ctx: ScenarioContext) => void,
 ): void {
+    let fixture: AdapterFixture;
+    const start = async (): Promise<StartedScenario> => {
+        fixture = await createFixture();
+        const harness = await build(fixture);
+        return {
+            data: { prisma: fixture.schema.prisma, loggedErrors: async () => fixture.errors },
+            harness,
+            stop: async () => {
+                await harness.close?.();
+                await fixture.schema.cleanup();
+            },
+        };
+    };
+    describeScenario(name, start, options, extra && ((ctx) => extra({ ...ctx, fixture: () => fixture })));
+}
+
+/** The shared tests against an app started by `start` (in this process or another one). */
+export function describeScenario(
+    name: string,
+    start: () => Promise<StartedScenario>,
+    options: ScenarioOptions = {},
+    extra?: (ctx: ScenarioContext) => void,
+): void {
     describe(name, () => {
-        let f: AdapterFixture;
-        let h: Harness;
+        let started: StartedScenario | undefined;
         let n = 0;
+        /** The raw database (policy-free). */
+        const db = () => started!.data.prisma;
 
         beforeAll(async () => {
-            f = await createFixture();
-            h = await build(f);
+            started = await start();
         });
         afterAll(async () => {
-            await h?.close?.();
-            await f?.schema.cleanup();
+            await started?.stop();
         });
 
         const send: ScenarioContext['send'] = (method, url, opts = {}) => {
@@ -92,12 +130,12 @@ export function describeAdapter(
                 body = opts.raw ?? JSON.stringify(opts.body);
                 headers['content-type'] = opts.contentType ?? 'application/json';
             }
-            return h.send({ method, url, body, headers });
+            return started!.harness.send({ method, url, body, headers });
         };
 
         const seed: ScenarioContext['seed'] = async () => {
             n++;
-            const prisma = f.schema.prisma;
+            const prisma = db();
             const alice = await prisma.user.create({ data: { email: `alice${n}@x.io`, name: 'Alice' } });
             const bob = await prisma.user.create({ data: { email: `bob${n}@x.io`, name: 'Bob' } });
             const published = await prisma.post.create({ data: { title: 'hello', published: true, authorId: alice.id } });
@@ -121,7 +159,7 @@ export function describeAdapter(
             const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, body: { data: { title: 'via rpc', authorId: alice } } });
             expect(res.status).toBe(201);
             expect(res.body.data).toMatchObject({ title: 'via rpc', authorId: alice });
-            expect(await f.schema.prisma.post.count({ where: { title: 'via rpc', authorId: alice } })).toBe(1);
+            expect(await db().post.count({ where: { title: 'via rpc', authorId: alice } })).toBe(1);
         });
 
         it('RPC policy denial: 403 for this user, nothing written', async () => {
@@ -129,7 +167,7 @@ export function describeAdapter(
             const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: bob, body: { data: { title: 'forged', authorId: alice } } });
             expect(res.status).toBe(403);
             expect(res.body.error.rejectedByPolicy).toBe(true);
-            expect(await f.schema.prisma.post.count({ where: { title: 'forged' } })).toBe(0);
+            expect(await db().post.count({ where: { title: 'forged' } })).toBe(0);
         });
 
         it('RPC malformed body: 400 in the RPC error format, nothing written', async () => {
@@ -138,7 +176,7 @@ export function describeAdapter(
             expect(res.status).toBe(400);
             expect(res.headers['content-type']).toMatch(/json/);
             expect(res.body.error.message).toMatch(/JSON/);
-            expect(await f.schema.prisma.post.count({ where: { title: { startsWith: 'half' } } })).toBe(0);
+            expect(await db().post.count({ where: { title: { startsWith: 'half' } } })).toBe(0);
         });
 
         it('REST read: JSON:API document with application/vnd.api+json; drafts hidden from others', async () => {
@@ -162,7 +200,7 @@ export function describeAdapter(
             expect(res.status).toBe(201);
             expect(res.headers['content-type']).toBe('application/vnd.api+json');
             expect(res.body.data.attributes.title).toBe('via rest');
-            expect(await f.schema.prisma.post.count({ where: { title: 'via rest', authorId: alice } })).toBe(1);
+            expect(await db().post.count({ where: { title: 'via rest', authorId: alice } })).toBe(1);
         });
 
         it('REST delete: 204 with no body; another user is denied with 403', async () => {
@@ -173,8 +211,8 @@ export function describeAdapter(
             const res = await send('DELETE', `${REST_PREFIX}/post/${draft}`, { user: alice });
             expect(res.status).toBe(204);
             expect(res.text).toBe('');
-            expect(await f.schema.prisma.post.findUnique({ where: { id: draft } })).toBeNull();
-            expect(await f.schema.prisma.post.findUnique({ where: { id: published } })).not.toBeNull();
+            expect(await db().post.findUnique({ where: { id: draft } })).toBeNull();
+            expect(await db().post.findUnique({ where: { id: published } })).not.toBeNull();
         });
 
         it('REST malformed body: 400 in the JSON:API error format', async () => {
@@ -183,12 +221,12 @@ export function describeAdapter(
             expect(res.status).toBe(400);
             expect(res.headers['content-type']).toBe('application/vnd.api+json');
             expect(res.body.errors[0]).toMatchObject({ status: 400 });
-            expect((await f.schema.prisma.post.findUnique({ where: { id: published } })).title).toBe('hello');
+            expect((await db().post.findUnique({ where: { id: published } })).title).toBe('hello');
         });
 
         it('keeps the path percent-encoded: an id with an encoded slash and space stays one segment', async () => {
             const id = `a/b c${++n}`;
-            await f.schema.prisma.allTypes.create({ data: { id, string: 'odd id' } });
+            await db().allTypes.create({ data: { id, string: 'odd id' } });
             const res = await send('GET', `${REST_PREFIX}/allTypes/${encodeURIComponent(id)}`);
             expect(res.status).toBe(200);
             expect(res.body.data.id).toBe(id);
@@ -201,7 +239,7 @@ export function describeAdapter(
             const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, body: { data: { title, authorId: alice } } });
             expect(res.status).toBe(413);
             expect(typeof res.body.error.message).toBe('string');
-            expect(await f.schema.prisma.post.count({ where: { title } })).toBe(0);
+            expect(await db().post.count({ where: { title } })).toBe(0);
         });
 
         it('getPrisma failures: a thrown status is honoured, anything else is a generic 500', async () => {
@@ -212,7 +250,7 @@ export function describeAdapter(
             const crash = await send('GET', url, { user: 'crash' });
             expect(crash.status).toBe(500);
             expect(crash.text).not.toContain('hunter2');
-            expect(f.errors.some((e) => e.includes('hunter2'))).toBe(true);
+            expect((await started!.data.loggedErrors()).some((e) => e.includes('hunter2'))).toBe(true);
             const none = await send('GET', url, { user: 'none' });
             expect(none.status).toBe(500);
             expect(none.body.error.message).toBe('unable to get prisma from request context');
@@ -226,6 +264,13 @@ export function describeAdapter(
             });
         }
 
-        extra?.({ fixture: () => f, harness: () => h, send, seed });
+        extra?.({
+            fixture: () => {
+                throw new Error('no in-process fixture in this scenario');
+            },
+            harness: () => started!.harness,
+            send,
+            seed,
+        });
     });
 }

@@ -1,0 +1,50 @@
+/**
+ * The client exported by `ZenStackModule`: a stand-in that asks `getEnhancedPrisma` for the current
+ * request's client on every member access, so a singleton provider still serves per-request users.
+ */
+
+/** Members Nest and Promise machinery probe on providers; answered without calling `getEnhancedPrisma`. */
+const NOT_FORWARDED = new Set<string>([
+    'then',
+    'constructor',
+    'onModuleInit',
+    'onApplicationBootstrap',
+    'onModuleDestroy',
+    'beforeApplicationShutdown',
+    'onApplicationShutdown',
+    'toJSON',
+]);
+
+/** Resolves the current request's client of a proxy made here (used by `ApiHandlerService`). */
+export const RESOLVE_CLIENT = Symbol.for('zenstack-api.nestjs.resolveClient');
+
+function isObjectLike(value: unknown): value is object {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null;
+}
+
+export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | symbol) => unknown): object {
+    const target = Object.freeze({ [RESOLVE_CLIENT]: () => getEnhancedPrisma() });
+    return new Proxy(target, {
+        get(t, prop) {
+            if (typeof prop === 'symbol' || NOT_FORWARDED.has(prop)) {
+                return Reflect.get(t, prop);
+            }
+            const client = getEnhancedPrisma(prop);
+            if (!isObjectLike(client)) {
+                throw new Error(`ZenStackModule: getEnhancedPrisma returned ${String(client)} (accessing "${prop}")`);
+            }
+            const value = Reflect.get(client, prop);
+            return typeof value === 'function' ? value.bind(client) : value;
+        },
+        has(_t, prop) {
+            const client = typeof prop === 'string' ? getEnhancedPrisma(prop) : undefined;
+            return isObjectLike(client) && prop in client;
+        },
+    });
+}
+
+/** The current client behind `prisma`: resolved through the proxy when it is one, else `prisma` itself. */
+export function resolveClient(prisma: unknown): unknown {
+    const resolve = isObjectLike(prisma) ? (prisma as Record<symbol, unknown>)[RESOLVE_CLIENT] : undefined;
+    return typeof resolve === 'function' ? resolve() : prisma;
+}

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import request from 'supertest';
+import { USER_HEADER } from './support/fixture';
+import { describeScenario, type StartedScenario } from './support/scenario';
+import { supertestHarness } from './support/supertest';
+
+/**
+ * NestJS 11+ is published as ES modules only, which jest's module loader cannot load; the application
+ * (tests/adapters/nestjs/app.ts: Nest's testing module, ZenStackModule, ApiHandlerService) therefore runs
+ * in a child Node process, and these tests talk to it over real HTTP.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+
+interface NestChild {
+    child: ChildProcess;
+    ports: { plain: number; parsed: number };
+}
+
+function startChild(): Promise<NestChild> {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'nestjs', 'app.ts')], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stdout!.on('data', (chunk) => {
+            out += String(chunk);
+            const match = /READY (\{.*\})\n/.exec(out);
+            if (match) resolve({ child, ports: JSON.parse(match[1]) });
+        });
+        child.stderr!.on('data', (chunk) => (err += String(chunk)));
+        child.on('exit', (code) => reject(new Error(`the NestJS app exited (${code}) before it was ready:\n${err}`)));
+    });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+    return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on('exit', () => resolve());
+        child.stdin!.end();
+    });
+}
+
+let nest: NestChild | undefined;
+const base = (which: 'plain' | 'parsed') => `http://127.0.0.1:${nest!.ports[which]}`;
+
+/** The raw client of the child, one HTTP call per `prisma.<model>.<op>(args)`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const rawPrisma: any = new Proxy(
+    {},
+    {
+        get: (_t, model: string) =>
+            new Proxy(
+                {},
+                {
+                    get: (_m, op: string) => async (args: unknown) => {
+                        const res = await request(base('parsed')).post(`/__raw/${model}/${op}`).send(args ?? {});
+                        if (res.status >= 300) throw new Error(`raw ${model}.${op} failed: ${res.status} ${res.text}`);
+                        return res.body.result;
+                    },
+                },
+            ),
+    },
+);
+
+async function startNest(): Promise<StartedScenario> {
+    nest ??= await startChild();
+    return {
+        data: {
+            prisma: rawPrisma,
+            loggedErrors: async () => (await request(base('parsed')).get('/__raw/errors')).body,
+        },
+        harness: supertestHarness(base('plain')),
+        stop: async () => undefined,
+    };
+}
+
+afterAll(async () => {
+    if (nest) await stopChild(nest.child);
+});
+
+describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's body parser off)", startNest, {}, ({ seed }) => {
+    it("with Nest's body parser on, JSON bodies it parsed and vnd.api+json bodies it left are both served", async () => {
+        const { alice } = await seed();
+        const app = supertestHarness(base('parsed'));
+        const rpc = await app.send({
+            method: 'POST',
+            url: '/api/rpc/post/create',
+            headers: { 'content-type': 'application/json', [USER_HEADER]: String(alice) },
+            body: JSON.stringify({ data: { title: 'parsed by nest', authorId: alice } }),
+        });
+        expect(rpc.status).toBe(201);
+        const rest = await app.send({
+            method: 'POST',
+            url: '/api/rest/post',
+            headers: { 'content-type': 'application/vnd.api+json', [USER_HEADER]: String(alice) },
+            body: JSON.stringify({ data: { type: 'post', attributes: { title: 'left to the adapter' }, relationships: { author: { data: { type: 'user', id: String(alice) } } } } }),
+        });
+        expect(rest.status).toBe(201);
+        expect(await rawPrisma.post.count({ where: { authorId: alice } })).toBe(4);
+    });
+
+    it("with Nest's body parser on, a malformed JSON body is still a JSON 400 (Nest's own format)", async () => {
+        const res = await supertestHarness(base('parsed')).send({
+            method: 'POST',
+            url: '/api/rpc/post/create',
+            headers: { 'content-type': 'application/json' },
+            body: '{"data":',
+        });
+        // documented: create the app with `bodyParser: false` to get the API's own error format instead
+        expect(res.status).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.body.statusCode).toBe(400);
+    });
+
+    it('the exported ENHANCED_PRISMA client follows the per-request user', async () => {
+        const { alice } = await seed();
+        const app = supertestHarness(base('plain'));
+        const anonymous = (await app.send({ method: 'GET', url: '/mine/posts' })).body;
+        const owner = (await app.send({ method: 'GET', url: '/mine/posts', headers: { [USER_HEADER]: String(alice) } })).body;
+        expect(owner).toBe(anonymous + 1);
+    });
+});

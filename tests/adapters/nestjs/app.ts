@@ -1,0 +1,99 @@
+/**
+ * A NestJS application serving the blog schema through `ZenStackModule` and `ApiHandlerService`, run in a
+ * child process by nestjs.test.ts (NestJS 11+ ships as ES modules, which jest's module system cannot load;
+ * Node's own `require` can). It prints `READY <json>` with its ports, and stops when stdin closes.
+ * Besides the API it exposes `/__raw/:model/:op` (raw, policy-free client) and `/__errors` (what the adapter
+ * logged), for the test to seed and inspect.
+ */
+import 'reflect-metadata';
+import { All, Body, Controller, Get, Inject, Module, Param, Post, type INestApplication } from '@nestjs/common';
+import { REQUEST } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import type { IncomingMessage } from 'node:http';
+import { ApiHandlerService, ENHANCED_PRISMA, ZenStackModule } from '../../../src/adapters/nestjs';
+import { createFixture, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from '../support/fixture';
+
+async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestApplication> {
+    @Controller(RPC_PREFIX.slice(1))
+    class RpcController {
+        constructor(@Inject(ApiHandlerService) private readonly api: ApiHandlerService) {}
+
+        @All('{*path}')
+        handle() {
+            return this.api.handleRequest({ ...f.common, handler: f.rpc, baseUrl: RPC_PREFIX });
+        }
+    }
+
+    @Controller(REST_PREFIX.slice(1))
+    class RestController {
+        constructor(@Inject(ApiHandlerService) private readonly api: ApiHandlerService) {}
+
+        @All('{*path}')
+        handle() {
+            return this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: REST_PREFIX });
+        }
+    }
+
+    @Controller('__raw')
+    class RawController {
+        @Post(':model/:op')
+        async run(@Param('model') model: string, @Param('op') op: string, @Body() args: unknown) {
+            const result = (await f.schema.prisma[model][op](args)) ?? null;
+            return { result: JSON.parse(JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))) };
+        }
+
+        @Get('errors')
+        errors() {
+            return f.errors;
+        }
+    }
+
+    /** A service of the app using the exported client directly, as users do. */
+    @Controller('mine')
+    class MineController {
+        constructor(@Inject(ENHANCED_PRISMA) private readonly prisma: { post: { findMany(): Promise<unknown[]> } }) {}
+
+        @Get('posts')
+        async posts() {
+            return (await this.prisma.post.findMany()).length;
+        }
+    }
+
+    @Module({
+        imports: [
+            ZenStackModule.registerAsync({
+                // the per-request user: here from a header, in an app from the session/JWT (or nestjs-cls)
+                useFactory: (req: IncomingMessage) => ({ getEnhancedPrisma: () => f.getPrisma(req.headers[USER_HEADER] as string | undefined) }),
+                inject: [REQUEST],
+            }),
+        ],
+        controllers: [RpcController, RestController, RawController, MineController],
+        providers: [ApiHandlerService],
+    })
+    class AppModule {}
+
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const app = moduleRef.createNestApplication({ bodyParser, logger: false });
+    await app.listen(0, '127.0.0.1');
+    return app;
+}
+
+async function main(): Promise<void> {
+    const f = await createFixture();
+    const apps = { plain: await createApp(f, false), parsed: await createApp(f, true) };
+    const port = (app: INestApplication) => (app.getHttpServer().address() as { port: number }).port;
+    process.stdout.write(`READY ${JSON.stringify({ plain: port(apps.plain), parsed: port(apps.parsed) })}\n`);
+    const stop = async () => {
+        await apps.plain.close();
+        await apps.parsed.close();
+        await f.schema.cleanup();
+        process.exit(0);
+    };
+    process.stdin.on('end', () => void stop());
+    process.stdin.resume();
+}
+
+main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+});
