@@ -1,0 +1,111 @@
+import { createFetchHandler } from '../../src/adapters/fetch';
+import { REST_PREFIX, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
+import { describeAdapter, fromFetchResponse, type Harness } from './support/scenario';
+
+/** Two `(request) => Response` functions, as a Deno/Bun/Workers app would route to them. */
+function fetchApp(f: AdapterFixture): Harness {
+    const getPrisma = (request: Request) => f.getPrisma(request.headers.get(USER_HEADER));
+    const rpc = createFetchHandler({ ...f.common, prefix: RPC_PREFIX, handler: f.rpc, getPrisma });
+    const rest = createFetchHandler({ ...f.common, prefix: REST_PREFIX, handler: f.rest, getPrisma });
+    return {
+        async send({ method, url, body, headers }) {
+            const request = new Request(new URL(url, 'http://localhost'), { method, body, headers });
+            return fromFetchResponse(await (url.startsWith(REST_PREFIX) ? rest : rpc)(request));
+        },
+    };
+}
+
+describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp(f), {}, ({ fixture, seed }) => {
+    it('answers 404 in the protocol format outside its prefix', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({ ...f.common, prefix: '/api', getPrisma: () => f.getPrisma(undefined) });
+        const res = await handler(new Request('http://localhost/apix/post/findMany'));
+        expect(res.status).toBe(404);
+        expect((await res.json()).error.message).toMatch(/mounted at \/api/);
+    });
+
+    it('serves from the root without a prefix, and streams a body without Content-Length', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const handler = createFetchHandler({ ...f.common, getPrisma: () => f.getPrisma(String(alice)) });
+        const text = JSON.stringify({ data: { title: 'streamed', authorId: alice } });
+        const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+                const bytes = new TextEncoder().encode(text);
+                controller.enqueue(bytes.slice(0, 10));
+                controller.enqueue(bytes.slice(10));
+                controller.close();
+            },
+        });
+        const res = await handler(new Request('http://localhost/post/create', { method: 'POST', body, duplex: 'half' } as RequestInit));
+        expect(res.status).toBe(201);
+        expect((await res.json()).data.title).toBe('streamed');
+    });
+
+    it('a streamed body over the limit is cut off with 413', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({ ...f.common, bodyLimit: 8, getPrisma: () => f.getPrisma(undefined) });
+        let pulled = 0;
+        const body = new ReadableStream<Uint8Array>({
+            pull(controller) {
+                pulled++;
+                controller.enqueue(new TextEncoder().encode('"0123456789"'));
+                if (pulled > 1000) controller.close();
+            },
+        });
+        const res = await handler(new Request('http://localhost/post/create', { method: 'POST', body, duplex: 'half' } as RequestInit));
+        expect(res.status).toBe(413);
+        expect(pulled).toBeLessThan(10);
+    });
+
+    it('rejects a body that is not UTF-8 with 400', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({ ...f.common, getPrisma: () => f.getPrisma(undefined) });
+        const res = await handler(new Request('http://localhost/post/create', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) }));
+        expect(res.status).toBe(400);
+        expect((await res.json()).error.message).toMatch(/UTF-8/);
+    });
+
+    it('validates its options when created', () => {
+        const f = fixture();
+        expect(() => createFetchHandler({} as never)).toThrow(/getPrisma/);
+        expect(() => createFetchHandler({ getPrisma: () => f.getPrisma(undefined), bodyLimit: -1 })).toThrow(/bodyLimit/);
+        expect(() => createFetchHandler({ getPrisma: () => f.getPrisma(undefined), handler: 'rest' as never })).toThrow(/handler/);
+    });
+
+    it('a handler that throws or answers nonsense becomes a logged, generic 500', async () => {
+        const f = fixture();
+        const errors: string[] = [];
+        const broken = createFetchHandler({
+            ...f.common,
+            logger: { error: (m) => errors.push(m) },
+            handler: async () => {
+                throw new Error('handler exploded with secret');
+            },
+            getPrisma: () => f.getPrisma(undefined),
+        });
+        const res = await broken(new Request('http://localhost/post/findMany'));
+        expect(res.status).toBe(500);
+        expect(await res.text()).not.toContain('secret');
+        expect(errors.join()).toContain('handler exploded with secret');
+        const unserializable = createFetchHandler({ ...f.common, handler: async () => ({ status: 200, body: { n: BigInt(1) } }), getPrisma: () => f.getPrisma(undefined) });
+        expect((await unserializable(new Request('http://localhost/x'))).status).toBe(500);
+    });
+
+    it('applies handler headers and sends no body for 204', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({
+            ...f.common,
+            handler: async (ctx) =>
+                ctx.method === 'DELETE' ? { status: 204, body: { ignored: true }, headers: { 'content-type': 'x/y' } } : { status: 201, body: { ok: true }, headers: { Location: 'http://localhost/thing/1' } },
+            getPrisma: () => f.getPrisma(undefined),
+        });
+        const created = await handler(new Request('http://localhost/thing', { method: 'POST', body: '{}' }));
+        expect(created.status).toBe(201);
+        expect(created.headers.get('location')).toBe('http://localhost/thing/1');
+        const deleted = await handler(new Request('http://localhost/thing/1', { method: 'DELETE' }));
+        expect(deleted.status).toBe(204);
+        expect(deleted.headers.get('content-type')).toBeNull();
+        expect(await deleted.text()).toBe('');
+    });
+});
