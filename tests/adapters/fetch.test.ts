@@ -1,4 +1,5 @@
 import { createFetchHandler } from '../../src/adapters/fetch';
+import type { Response as ApiResponse } from '../../src/types';
 import { REST_PREFIX, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter, fromFetchResponse, type Harness } from './support/scenario';
 
@@ -96,7 +97,7 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         const f = fixture();
         const handler = createFetchHandler({
             ...f.common,
-            handler: async (ctx) =>
+            handler: async (ctx): Promise<ApiResponse> =>
                 ctx.method === 'DELETE' ? { status: 204, body: { ignored: true }, headers: { 'content-type': 'x/y' } } : { status: 201, body: { ok: true }, headers: { Location: 'http://localhost/thing/1' } },
             getPrisma: () => f.getPrisma(undefined),
         });
