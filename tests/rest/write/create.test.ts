@@ -119,6 +119,9 @@ describe('create on the blog', () => {
         expect(firstError(two).source?.pointer).toBe('/data/attributes/role');
         const missing = await api.call(undefined, 'POST', '/user', { data: { type: 'user', attributes: { name: 'no email' } } }, { zod: true });
         expect([missing.status, firstError(missing).source?.pointer]).toEqual([422, '/data/attributes/email']);
+        const several = await api.call({ id: ids.u1 }, 'POST', '/profile', { data: { type: 'profile', attributes: {} } }, { zod: true });
+        expect(several.status).toBe(422);
+        expect(errorsOf(several).map((e) => e.source?.pointer).sort()).toEqual(['/data/attributes/gender', '/data/attributes/userId']);
         expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
     });
 
