@@ -123,6 +123,17 @@ describe('relationship endpoints on the blog', () => {
         expect(await authorOf(ids.pub)).toBe(ids.u1);
     });
 
+    it('checks the owner record’s own policy on a to-one change (its foreign key changes)', async () => {
+        const steal = await api.call({ id: ids.u2 }, 'PATCH', `/post/${ids.pub}/relationships/author`, { data: { type: 'user', id: ids.u2 } });
+        expect([steal.status, firstError(steal).code]).toEqual([403, 'forbidden']);
+        const clear = await api.call({ id: ids.u2 }, 'PATCH', `/post/${ids.pub}/author`, { data: null });
+        expect(clear.status).toBe(403);
+        const comment = await api.call({ id: ids.u2 }, 'PATCH', `/comment/${ids.comment}/relationships/post`, { data: { type: 'post', id: ids.u2draft } });
+        expect(comment.status).toBe(403);
+        expect(await authorOf(ids.pub)).toBe(ids.u1);
+        expect((await api.s.prisma.comment.findUnique({ where: { id: ids.comment } })).postId).toBe(ids.pub);
+    });
+
     it('points at the identifier that names a missing record', async () => {
         const res = await api.call({ id: ids.u1 }, 'PATCH', `/user/${ids.u1}/relationships/posts`, {
             data: [{ type: 'post', id: ids.pub }, { type: 'post', id: 5555 }],
