@@ -103,3 +103,19 @@ describe('payloads', () => {
         }
     });
 });
+
+describe('arguments an operation does not take', () => {
+    // found by the fuzz suite: ZenStack's policy layer crashed (500) on these before Prisma could reject them
+    it.each([
+        ['DELETE', '/post/deleteMany', { q: { where: { id: 999 }, include: { author: true }, take: 1 } }],
+        ['DELETE', '/post/delete', { q: { where: { id: 999 }, take: 1 } }],
+        ['PATCH', '/post/updateMany', { body: { where: {}, data: { title: 'x' }, include: { author: true } } }],
+        ['GET', '/post/count', { q: { include: { author: true } } }],
+    ] as const)('%s %s answers 400 naming the argument, and writes nothing', async (method, path, input) => {
+        const before = await s.prisma.post.findMany({ orderBy: { id: 'asc' } });
+        const res = await call(method, path, input);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/unknown argument "(include|take)"/);
+        expect(await s.prisma.post.findMany({ orderBy: { id: 'asc' } })).toEqual(before);
+    });
+});

@@ -32,6 +32,10 @@ export const REST_ERRORS = {
     'orm-error': { status: 400, title: 'Data layer error' },
     'service-unavailable': { status: 503, title: 'Service unavailable' },
     'unknown-error': { status: 500, title: 'Unknown error' },
+    unauthorized: { status: 401, title: 'Unauthorized' },
+    'payload-too-large': { status: 413, title: 'Payload too large' },
+    'uri-too-long': { status: 414, title: 'URI too long' },
+    'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
 } as const;
 
 export type RestErrorCode = keyof typeof REST_ERRORS;
@@ -96,4 +100,33 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
         extra.meta = { issues: classified.issues };
     }
     return errorResponse(code, classified.message, extra);
+}
+
+const STATUS_TO_CODE: Record<number, RestErrorCode> = {
+    400: 'invalid-payload',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not-found',
+    413: 'payload-too-large',
+    414: 'uri-too-long',
+    415: 'unsupported-media-type',
+    500: 'unknown-error',
+    503: 'service-unavailable',
+};
+
+/**
+ * Renders an error an adapter detected before the handler ran (bad body, size limits, `getPrisma`
+ * failing) as a JSON:API error document with the adapter's status.
+ */
+export function renderStatusError(status: number, message: string): Response {
+    const code = STATUS_TO_CODE[status];
+    if (code) {
+        return errorResponse(code, message);
+    }
+    const title = status >= 500 ? 'Server error' : 'Request error';
+    return {
+        status,
+        body: { errors: [{ status, code: status >= 500 ? 'server-error' : 'request-error', title, detail: message }], jsonapi: JSONAPI_VERSION },
+        headers: JSONAPI_HEADERS,
+    };
 }

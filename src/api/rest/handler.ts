@@ -1,6 +1,6 @@
-import type { RequestContext, Response } from '../../types';
+import type { HandleRequestFn, RequestContext, Response } from '../../types';
 import { resolveModelMeta } from '../common/defaults';
-import { renderError } from './errors';
+import { renderError, renderStatusError } from './errors';
 import { normalizeOptions, type RestApiHandlerOptions } from './options';
 import type { RestRequest } from './request';
 import { matchRoute, selectOperation } from './router';
@@ -10,11 +10,11 @@ import { restSchemaCache } from './schema';
  * Creates the JSON:API (v1.1) handler. Options are validated here, once; per-model metadata is
  * derived once per `modelMeta` and reused by every request.
  */
-export function RestApiHandler(options: RestApiHandlerOptions): (ctx: RequestContext) => Promise<Response> {
+export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn {
     const config = normalizeOptions(options);
     const schemaFor = restSchemaCache(config);
 
-    return async function handleRestRequest(ctx: RequestContext): Promise<Response> {
+    const handle: HandleRequestFn = async function handleRestRequest(ctx: RequestContext): Promise<Response> {
         const logger = ctx.logger;
         try {
             const schema = schemaFor(resolveModelMeta(ctx.modelMeta));
@@ -38,4 +38,7 @@ export function RestApiHandler(options: RestApiHandlerOptions): (ctx: RequestCon
             return renderError(err, logger);
         }
     };
+    // lets adapters render their own errors (bad body, size limits, getPrisma failures) as JSON:API documents
+    handle.renderError = renderStatusError;
+    return handle;
 }

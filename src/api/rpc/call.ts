@@ -25,7 +25,13 @@ export function prepareCall(
     zodSchemas: ZodSchemas | undefined,
 ): PreparedCall {
     const { args, jsonNulls } = decodeArgs(raw);
+    // zod (when given) reports unknown arguments itself, as a 422 listing the issues
     validateArgs(zodSchemas, model.name, op.name, args);
+    for (const key of Object.keys(args)) {
+        if (!op.argKeys.has(key)) {
+            throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
+        }
+    }
     return { model, op, args: applyJsonNulls(args, jsonNulls, prisma) };
 }
 

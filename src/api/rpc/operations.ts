@@ -19,30 +19,41 @@ export interface OperationSpec {
     readonly requiresArgs: boolean;
     /** Beyond the spec's table: only offered when the enhanced client has the method. */
     readonly optional?: boolean;
+    /**
+     * The top-level argument names the client accepts for it. Anything else is a 400 before the client
+     * runs: Prisma would reject it too, but ZenStack's policy layer can crash on some of them first.
+     */
+    readonly argKeys: ReadonlySet<string>;
 }
+
+const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
+const FIND_MANY = keys('where', 'orderBy', 'cursor', 'take', 'skip', 'distinct', 'select', 'include', 'omit', 'relationLoadStrategy');
+const SHAPE = ['select', 'include', 'omit'];
 
 const READ = { methods: ['GET'], source: 'query', status: 200, requiresArgs: false } as const;
 const CREATE = { methods: ['POST'], source: 'body', status: 201, requiresArgs: true } as const;
 const UPDATE = { methods: ['PATCH', 'PUT'], source: 'body', status: 200, requiresArgs: true } as const;
 const DELETE = { methods: ['DELETE'], source: 'query', status: 200, requiresArgs: false } as const;
 
+const AGGREGATES = ['_count', '_avg', '_sum', '_min', '_max'];
+
 const TABLE: readonly OperationSpec[] = [
-    { name: 'findMany', ...READ },
-    { name: 'findUnique', ...READ },
-    { name: 'findFirst', ...READ },
-    { name: 'count', ...READ },
-    { name: 'aggregate', ...READ },
-    { name: 'groupBy', ...READ },
-    { name: 'check', ...READ, optional: true },
-    { name: 'create', ...CREATE },
-    { name: 'createMany', ...CREATE },
-    { name: 'createManyAndReturn', ...CREATE, optional: true },
-    { name: 'upsert', ...CREATE, status: 200 },
-    { name: 'update', ...UPDATE },
-    { name: 'updateMany', ...UPDATE },
-    { name: 'updateManyAndReturn', ...UPDATE, optional: true },
-    { name: 'delete', ...DELETE },
-    { name: 'deleteMany', ...DELETE },
+    { name: 'findMany', ...READ, argKeys: FIND_MANY },
+    { name: 'findUnique', ...READ, argKeys: keys('where', 'relationLoadStrategy', ...SHAPE) },
+    { name: 'findFirst', ...READ, argKeys: FIND_MANY },
+    { name: 'count', ...READ, argKeys: keys('where', 'orderBy', 'cursor', 'take', 'skip', 'distinct', 'select') },
+    { name: 'aggregate', ...READ, argKeys: keys('where', 'orderBy', 'cursor', 'take', 'skip', ...AGGREGATES) },
+    { name: 'groupBy', ...READ, argKeys: keys('where', 'by', 'orderBy', 'having', 'take', 'skip', ...AGGREGATES) },
+    { name: 'check', ...READ, optional: true, argKeys: keys('operation', 'where') },
+    { name: 'create', ...CREATE, argKeys: keys('data', ...SHAPE) },
+    { name: 'createMany', ...CREATE, argKeys: keys('data', 'skipDuplicates') },
+    { name: 'createManyAndReturn', ...CREATE, optional: true, argKeys: keys('data', 'skipDuplicates', ...SHAPE) },
+    { name: 'upsert', ...CREATE, status: 200, argKeys: keys('where', 'create', 'update', ...SHAPE) },
+    { name: 'update', ...UPDATE, argKeys: keys('where', 'data', ...SHAPE) },
+    { name: 'updateMany', ...UPDATE, argKeys: keys('where', 'data', 'limit') },
+    { name: 'updateManyAndReturn', ...UPDATE, optional: true, argKeys: keys('where', 'data', 'limit', ...SHAPE) },
+    { name: 'delete', ...DELETE, argKeys: keys('where', ...SHAPE) },
+    { name: 'deleteMany', ...DELETE, argKeys: keys('where', 'limit') },
 ];
 
 /** Operations by name (a Map: `constructor`, `__proto__` … are simply absent). */

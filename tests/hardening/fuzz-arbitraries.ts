@@ -1,0 +1,227 @@
+import fc from 'fast-check';
+
+/** Generators of hostile and malformed requests for both protocols. */
+
+export const HOSTILE_SEGMENTS = [
+    '__proto__',
+    'constructor',
+    'prototype',
+    '$queryRaw',
+    '$executeRawUnsafe',
+    '$transaction',
+    'toString',
+    'hasOwnProperty',
+    '_engine',
+    '%2e%2e',
+    '%00',
+    '%ZZ',
+    '%E2%80%AE',
+    'caf%C3%A9',
+    '🙂',
+    '..',
+    '',
+];
+
+const MODELS = ['user', 'post', 'comment', 'profile', 'allTypes', 'User', 'Post', 'nope'];
+const RPC_OPS = [
+    'findMany', 'findUnique', 'findFirst', 'count', 'aggregate', 'groupBy', 'create', 'createMany', 'createManyAndReturn',
+    'upsert', 'update', 'updateMany', 'updateManyAndReturn', 'delete', 'deleteMany', 'check', 'findRaw', 'nope',
+];
+const FIELDS = ['id', 'title', 'published', 'viewCount', 'authorId', 'author', 'comments', 'email', 'name', 'bytes', 'bigInt', 'decimal', 'dateTime', 'json', 'role', '__proto__', 'constructor', 'x'];
+const OPERATORS = ['', '$lt', '$lte', '$gt', '$gte', '$contains', '$icontains', '$search', '$startsWith', '$endsWith', '$has', '$hasEvery', '$hasSome', '$isEmpty', '$ne', '$isNull', '$between', '$in', '$notIn', '$raw', '$'];
+
+export const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'OPTIONS');
+
+const segment = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...MODELS) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map(encodeURIComponent) },
+    { weight: 1, arbitrary: fc.integer({ min: -5, max: 50 }).map(String) },
+    { weight: 1, arbitrary: fc.constant('a'.repeat(3000)) },
+);
+
+/** A value that is JSON but hostile: deep, wide, wrong types, prototype keys. */
+export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+    { weight: 5, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+    { weight: 1, arbitrary: fc.constant(JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}')) },
+    { weight: 1, arbitrary: fc.constant(deep(50)) },
+    { weight: 1, arbitrary: fc.constant(Array.from({ length: 200 }, (_, i) => i)) },
+    {
+        weight: 3,
+        arbitrary: fc.record(
+            { where: fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 3 })), take: fc.jsonValue({ maxDepth: 1 }), include: fc.jsonValue({ maxDepth: 2 }) },
+            { requiredKeys: [] },
+        ),
+    },
+);
+
+function deep(levels: number): unknown {
+    let v: unknown = { leaf: true };
+    for (let i = 0; i < levels; i++) v = { where: v };
+    return v;
+}
+
+/** Typed-field values that are invalid for their types, with serialization metadata that may point anywhere. */
+const typedGarbage = fc.record({
+    data: fc.record(
+        {
+            bytes: fc.constantFrom('!!notbase64', 'AQ=', 5, null, {}),
+            decimal: fc.constantFrom('1.2.3', 'abc', 'NaN', '1e99999', [], '12'),
+            bigInt: fc.constantFrom('1.5', 'x', '99999999999999999999999999', 1.5, true),
+            dateTime: fc.constantFrom('not a date', '2024-13-45', 1e20, '2024-01-01T00:00:00Z'),
+            json: fc.jsonValue({ maxDepth: 3 }),
+        },
+        { requiredKeys: [] },
+    ),
+    meta: fc.oneof(
+        fc.constant(undefined),
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record({
+            serialization: fc.record({
+                values: fc.dictionary(
+                    fc.constantFrom('data.bytes', 'bytes', 'data.decimal', 'data.bigInt', 'data.dateTime', '__proto__.polluted', 'constructor.prototype.polluted', 'data.__proto__.x', 'a.b.c.d', ''),
+                    fc.constantFrom(['Date'], ['bigint'], [['custom', 'Bytes']], [['custom', 'Decimal']], [['custom', 'DbNull']], ['regexp'], ['set'], 'Date', [], [['custom', 'Nope']]),
+                ),
+            }),
+        }),
+    ),
+});
+
+export const rpcBody: fc.Arbitrary<unknown> = fc.oneof(hostileJson, typedGarbage, fc.array(fc.record({ model: fc.constantFrom(...MODELS, '__proto__'), op: fc.constantFrom(...RPC_OPS), args: hostileJson }), { maxLength: 4 }));
+
+const restResourceBody = fc.record(
+    {
+        data: fc.oneof(
+            hostileJson,
+            fc.record(
+                {
+                    type: fc.constantFrom(...MODELS, 5, null),
+                    id: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)),
+                    attributes: fc.oneof(fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 })), hostileJson),
+                    relationships: fc.oneof(
+                        fc.dictionary(fc.constantFrom(...FIELDS), fc.record({ data: fc.oneof(fc.constant(null), fc.record({ type: fc.constantFrom(...MODELS), id: fc.jsonValue({ maxDepth: 1 }) }), fc.array(fc.record({ type: fc.constantFrom(...MODELS), id: fc.jsonValue({ maxDepth: 1 }) }), { maxLength: 3 })) })),
+                        hostileJson,
+                    ),
+                },
+                { requiredKeys: [] },
+            ),
+            fc.array(fc.record({ type: fc.constantFrom(...MODELS), id: fc.jsonValue({ maxDepth: 1 }) }), { maxLength: 3 }),
+        ),
+        meta: typedGarbage.map((t) => t.meta),
+    },
+    { requiredKeys: [] },
+);
+
+export const restBody: fc.Arbitrary<unknown> = fc.oneof(restResourceBody, hostileJson);
+
+/** 10,000-deep nesting and very large arrays, prebuilt as text (generating them as values would overflow the stack). */
+const DEEP_ARRAY_TEXT = '['.repeat(10_000) + ']'.repeat(10_000);
+const DEEP_OBJECT_TEXT = '{"where":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
+const DEEP_DATA_TEXT = '{"data":{"title":"t","json":' + '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000) + '}}';
+const LARGE_ARRAY_TEXT = JSON.stringify({ data: Array.from({ length: 20_000 }, (_, i) => ({ type: 'post', id: i, title: `t${i}` })) });
+
+/** A raw body: JSON of a generated value, or text that is not JSON at all. */
+export function rawBody(body: fc.Arbitrary<unknown>): fc.Arbitrary<string | undefined> {
+    return fc.oneof(
+        { weight: 6, arbitrary: body.map((b) => JSON.stringify(b)) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom('{', '{"data":', 'null', '"str"', '[]', 'undefined', '\u0000', '{"a":1}garbage') },
+        { weight: 1, arbitrary: fc.constantFrom(DEEP_ARRAY_TEXT, DEEP_OBJECT_TEXT, DEEP_DATA_TEXT, LARGE_ARRAY_TEXT) },
+    );
+}
+
+const queryValue = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom('', 'true', 'false', '-1', '0', '1e309', 'NaN', '1,2,3', ',', 'x'.repeat(5000), '2024-01-01', 'null'),
+    hostileJson.map((j) => JSON.stringify(j) ?? ''),
+);
+
+export const rpcQuery = fc.record(
+    {
+        q: fc.oneof(hostileJson.map((j) => JSON.stringify(j) ?? ''), fc.constantFrom('not json', '5', '[]', 'null', '"s"', '{"where":{"id":{"$queryRaw":1}}}')),
+        meta: fc.oneof(typedGarbage.map((t) => JSON.stringify(t.meta ?? {})), fc.constantFrom('nope', '{"serialization":5}')),
+        extra: queryValue,
+    },
+    { requiredKeys: [] },
+);
+
+const filterKey = fc
+    .tuple(fc.array(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: 6 }), fc.constantFrom(...OPERATORS))
+    .map(([path, op]) => `filter${path.map((p, i) => `[${p}${i === path.length - 1 ? op : ''}]`).join('')}`);
+
+export const restQuery = fc.dictionary(
+    fc.oneof(
+        filterKey,
+        fc.constantFrom('sort', 'include', 'page[offset]', 'page[limit]', 'page[size]', 'fields[post]', 'fields[user]', 'fields[__proto__]', 'filter', 'filter[', 'unknown', '__proto__', 'page', 'fields'),
+    ),
+    fc.oneof(queryValue, fc.array(queryValue, { maxLength: 3 }), fc.constantFrom('-viewCount', 'author.name', 'author,comments', 'comments.post.author.posts.comments', '1000000', 'title,-id', 'x.y.z')),
+    { maxKeys: 6 },
+);
+
+export const path = fc.array(segment, { minLength: 0, maxLength: 5 }).map((s) => '/' + s.join('/'));
+export const rpcPath = fc.oneof({ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...MODELS, ...HOSTILE_SEGMENTS), fc.constantFrom(...RPC_OPS)).map(([m, o]) => `/${m}/${o}`) }, { weight: 1, arbitrary: path }, { weight: 1, arbitrary: fc.constant('/$transaction/sequential') });
+export const restPath = fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...MODELS), fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), fc.constantFrom('abc', '1_2', '-1', '1.5', 'sample'))).map(([m, id]) => `/${m}/${id}`) },
+    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...MODELS), fc.integer({ min: 0, max: 8 }), fc.constantFrom(...FIELDS, 'relationships')).map(([m, id, r]) => `/${m}/${id}/${r}`) },
+    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...MODELS), fc.integer({ min: 0, max: 8 }), fc.constantFrom(...FIELDS)).map(([m, id, r]) => `/${m}/${id}/relationships/${r}`) },
+    { weight: 2, arbitrary: fc.constantFrom(...MODELS).map((m) => `/${m}`) },
+    { weight: 1, arbitrary: path },
+);
+
+/** Encodes a query object into a query string (repeated keys for arrays). */
+export function toSearch(query: Record<string, unknown>): string {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(query)) {
+        if (v === undefined) continue;
+        for (const item of Array.isArray(v) ? v : [v]) {
+            parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(item))}`);
+        }
+    }
+    return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** Plausible RPC requests (real models and operations, mostly valid arguments), so the data path is exercised too. */
+const RPC_ARGS = [
+    {},
+    { where: { id: 1 } },
+    { take: 2 },
+    { where: { published: true }, include: { author: true } },
+    { where: { title: { contains: 'p' } }, orderBy: { id: 'desc' } },
+    { select: { id: true, title: true } },
+    { _count: true },
+    { by: ['published'], _count: true },
+    { data: { title: 'new' } },
+    { data: { title: 'new', author: { connect: { id: 1 } } } },
+    { data: { email: 'fuzz@x' } },
+    { where: { id: 2 }, data: { title: 'changed' } },
+    { where: { id: 'sample' }, data: { int: 7 } },
+    { data: { bytes: 'aGk=', bigInt: '7', decimal: '2.5', dateTime: '2024-01-01T00:00:00.000Z' }, meta: { serialization: { values: { 'data.bytes': [['custom', 'Bytes']], 'data.bigInt': ['bigint'], 'data.decimal': [['custom', 'Decimal']], 'data.dateTime': ['Date'] } } } },
+];
+export const plausibleRpc = fc.record({
+    model: fc.constantFrom('post', 'user', 'comment', 'allTypes'),
+    op: fc.constantFrom('findMany', 'findFirst', 'findUnique', 'count', 'aggregate', 'groupBy', 'create', 'update', 'updateMany', 'delete', 'deleteMany', 'upsert'),
+    args: fc.constantFrom(...RPC_ARGS),
+});
+
+export const PLAUSIBLE_REST_QUERIES = [
+    '',
+    '?include=author',
+    '?include=author,comments',
+    '?filter[published]=true&sort=-viewCount',
+    '?filter[title$contains]=p&page[limit]=1',
+    '?fields[post]=title&page[offset]=1',
+    '?filter[author][name]=One',
+    '?sort=author.name',
+];
+export const plausibleRestPath = fc.oneof(
+    fc.constantFrom('/post', '/user', '/comment', '/allTypes', '/post/1', '/post/2', '/user/1', '/allTypes/sample', '/post/1/author', '/post/1/comments', '/post/1/relationships/comments', '/user/1/posts', '/post/1/relationships/author'),
+);
+export const plausibleRestBody = fc.constantFrom(
+    { data: { type: 'post', attributes: { title: 'fuzzed' } } },
+    { data: { type: 'post', attributes: { title: 'fuzzed' }, relationships: { author: { data: { type: 'user', id: 1 } } } } },
+    { data: { type: 'post', id: 1, attributes: { viewCount: 3 } } },
+    { data: { type: 'allTypes', attributes: { bytes: 'aGk=', bigInt: '9', decimal: '1.25', dateTime: '2024-01-01T00:00:00.000Z' } } },
+    { data: [{ type: 'comment', id: 1 }] },
+    { data: null },
+    { data: { type: 'user', id: '2' } },
+);
