@@ -107,7 +107,8 @@ describe.each<Protocol>(['rpc', 'rest'])('fuzz: %s handler', (protocol) => {
                 target.lastError = undefined;
                 const r = await target.send(c);
                 const problem = checkAnswer(protocol, c, r);
-                if (problem) throw new Error(`${problem}${target.lastError ? `\nlogged: ${target.lastError.slice(0, 800)}` : ''}`);
+                const logged: string | undefined = target.lastError;
+                if (problem) throw new Error(`${problem}${logged ? `\nlogged: ${logged.slice(0, 800)}` : ''}`);
                 if (r.status < 400) succeeded++;
                 if (prototypeSnapshot() !== proto || ({} as Record<string, unknown>).polluted !== undefined) {
                     throw new Error('Object.prototype or Array.prototype changed');
