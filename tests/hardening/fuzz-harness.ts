@@ -66,6 +66,13 @@ export class FuzzTarget {
         this.nodeHandler = createNodeHandler({ ...common, prefix: '/api', getPrisma: (req) => getPrisma(req.headers['x-user-id'] as string | undefined) });
     }
 
+    /** Returns the last logged error and forgets it. */
+    takeLastError(): string | undefined {
+        const last = this.lastError;
+        this.lastError = undefined;
+        return last;
+    }
+
     async start(): Promise<void> {
         this.server = http.createServer((req, res) => void this.nodeHandler(req, res));
         await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

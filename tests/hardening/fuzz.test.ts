@@ -104,10 +104,10 @@ describe.each<Protocol>(['rpc', 'rest'])('fuzz: %s handler', (protocol) => {
             fc.asyncProperty(arbitraries[protocol], async (c) => {
                 const isWrite = c.method.toUpperCase() !== 'GET';
                 const before = isWrite ? await tableChecksum(schema) : undefined;
-                target.lastError = undefined;
+                target.takeLastError();
                 const r = await target.send(c);
                 const problem = checkAnswer(protocol, c, r);
-                const logged: string | undefined = target.lastError;
+                const logged = target.takeLastError();
                 if (problem) throw new Error(`${problem}${logged ? `\nlogged: ${logged.slice(0, 800)}` : ''}`);
                 if (r.status < 400) succeeded++;
                 if (prototypeSnapshot() !== proto || ({} as Record<string, unknown>).polluted !== undefined) {
