@@ -28,7 +28,8 @@ function demoUser(req: express.Request): { id: number } | undefined {
 const app = express();
 const getPrisma = (req: express.Request) => enhance(prisma, { user: demoUser(req) });
 
-app.use('/api/rpc', ZenStackMiddleware({ getPrisma, handler: RPCApiHandler() }));
+// the demo turns on the RPC limits (off by default for drop-in compatibility)
+app.use('/api/rpc', ZenStackMiddleware({ getPrisma, handler: RPCApiHandler({ maxTake: 1000, maxDepth: 12 }) }));
 app.use('/api/rest', ZenStackMiddleware({ getPrisma, handler: RestApiHandler({ endpoint: `http://localhost:${port}/api/rest` }) }));
 app.get('/', (_req, res) => {
     res.json({

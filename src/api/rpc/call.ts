@@ -5,6 +5,7 @@ import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
 import { validateArgs } from './validation';
+import { applyLimits, type ArgLimits } from './limits';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -23,6 +24,7 @@ export function prepareCall(
     op: OperationSpec,
     raw: RawArgs,
     zodSchemas: ZodSchemas | undefined,
+    limits?: ArgLimits,
 ): PreparedCall {
     const { args, jsonNulls } = decodeArgs(raw);
     // zod (when given) reports unknown arguments itself, as a 422 listing the issues
@@ -32,7 +34,8 @@ export function prepareCall(
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
         }
     }
-    return { model, op, args: applyJsonNulls(args, jsonNulls, prisma) };
+    const limited = applyLimits(op.name, args, limits);
+    return { model, op, args: applyJsonNulls(limited, jsonNulls, prisma) };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;

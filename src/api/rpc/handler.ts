@@ -6,11 +6,17 @@ import { renderError } from './errors';
 import { readBodyArgs, readQueryArgs } from './input';
 import { renderResult } from './output';
 import { resolveRoute } from './router';
+import { checkLimitOptions, type ArgLimits } from './limits';
 import { runSequentialTransaction } from './transaction';
 
-export interface RPCApiHandlerOptions {
+export interface RPCApiHandlerOptions extends ArgLimits {
     /** Most operations one `$transaction/sequential` request may hold (default 100). */
     maxTransactionOperations?: number;
+}
+
+interface ResolvedOptions {
+    maxTransactionOperations: number;
+    limits: ArgLimits | undefined;
 }
 
 const DEFAULT_MAX_TRANSACTION_OPERATIONS = 100;
@@ -26,7 +32,7 @@ function zodSchemasFor(ctx: RequestContext): RequestContext['zodSchemas'] {
     return ctx.modelMeta ? undefined : getDefaultZodSchemas();
 }
 
-async function handle(ctx: RequestContext, options: Required<RPCApiHandlerOptions>): Promise<Response> {
+async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Response> {
     const modelMeta = resolveModelMeta(ctx.modelMeta);
     const registry = getModelRegistry(modelMeta);
     const zodSchemas = zodSchemasFor(ctx);
@@ -35,12 +41,13 @@ async function handle(ctx: RequestContext, options: Required<RPCApiHandlerOption
     if (route.kind === 'transaction') {
         return runSequentialTransaction(ctx.prisma, ctx.requestBody, registry, zodSchemas, ctx.logger, {
             maxOperations: options.maxTransactionOperations,
+            limits: options.limits,
         });
     }
 
     const { model, op } = route;
     const raw = op.source === 'query' ? readQueryArgs(ctx.query) : readBodyArgs(ctx.requestBody, op.requiresArgs);
-    const call = prepareCall(ctx.prisma, model, op, raw, zodSchemas);
+    const call = prepareCall(ctx.prisma, model, op, raw, zodSchemas, options.limits);
     const result = await runCall(ctx.prisma, call);
     return renderResult(result, op.status);
 }
@@ -50,8 +57,10 @@ async function handle(ctx: RequestContext, options: Required<RPCApiHandlerOption
  * `/<model>/<operation>` and `/$transaction/sequential`, running everything through `ctx.prisma`.
  */
 export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequestFn {
-    const resolved: Required<RPCApiHandlerOptions> = {
+    checkLimitOptions(options);
+    const resolved: ResolvedOptions = {
         maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
+        limits: options.maxTake !== undefined || options.maxDepth !== undefined ? { maxTake: options.maxTake, maxDepth: options.maxDepth } : undefined,
     };
     const handler: HandleRequestFn = async (ctx: RequestContext): Promise<Response> => {
         try {

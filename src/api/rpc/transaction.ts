@@ -5,6 +5,7 @@ import type { LoggerConfig, Response } from '../../types';
 import { prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject, readBodyArgs } from './input';
+import type { ArgLimits } from './limits';
 import { findOperation } from './operations';
 import { renderResult } from './output';
 
@@ -35,7 +36,14 @@ function parseBody(requestBody: unknown): unknown[] {
     return body;
 }
 
-function prepareEntry(entry: unknown, index: number, prisma: unknown, registry: ModelRegistry, zodSchemas: ZodSchemas | undefined): PreparedCall {
+function prepareEntry(
+    entry: unknown,
+    index: number,
+    prisma: unknown,
+    registry: ModelRegistry,
+    zodSchemas: ZodSchemas | undefined,
+    limits: ArgLimits | undefined,
+): PreparedCall {
     const where = `operation #${index}`;
     if (!isPlainObject(entry)) {
         throw new BadRequestError(`${where}: must be an object { "model", "op", "args" }`);
@@ -55,7 +63,7 @@ function prepareEntry(entry: unknown, index: number, prisma: unknown, registry: 
     }
     const raw = readBodyArgs(entry.args, op.requiresArgs, `arguments of ${where}`);
     try {
-        return prepareCall(prisma, model, op, raw, zodSchemas);
+        return prepareCall(prisma, model, op, raw, zodSchemas, limits);
     } catch (err) {
         if (err instanceof Error) {
             err.message = `${where}: ${err.message}`;
@@ -66,6 +74,7 @@ function prepareEntry(entry: unknown, index: number, prisma: unknown, registry: 
 
 export interface TransactionOptions {
     maxOperations: number;
+    limits?: ArgLimits;
 }
 
 type TransactionFn = (fn: (tx: unknown) => Promise<unknown[]>) => Promise<unknown[]>;
@@ -85,7 +94,7 @@ export async function runSequentialTransaction(
     if (entries.length > options.maxOperations) {
         throw new BadRequestError(`too many operations in one transaction (at most ${options.maxOperations})`);
     }
-    const calls = entries.map((entry, i) => prepareEntry(entry, i, prisma, registry, zodSchemas));
+    const calls = entries.map((entry, i) => prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits));
 
     const $transaction = (prisma as { $transaction?: unknown } | null)?.$transaction;
     if (typeof $transaction !== 'function') {

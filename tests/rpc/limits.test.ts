@@ -1,0 +1,90 @@
+import { RPCApiHandler } from '../../src/api/rpc';
+import { nestingDepth } from '../../src/api/rpc/limits';
+import { loadSchema, type TestSchema } from '../support/schema';
+
+/** The optional RPC limits: `maxTake` clamps findMany, `maxDepth` rejects deeply nested arguments. */
+
+let s: TestSchema;
+
+beforeAll(async () => {
+    s = await loadSchema();
+    await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: Array.from({ length: 8 }, (_, i) => ({ title: `p${i}`, published: true })) } } });
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function get(handler: ReturnType<typeof RPCApiHandler>, path: string, q: unknown): Promise<{ status: number; body: any }> {
+    return handler({ method: 'GET', path, query: { q: JSON.stringify(q) }, prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, logger: null });
+}
+
+describe('maxTake', () => {
+    const limited = () => RPCApiHandler({ maxTake: 3 });
+
+    it('is off by default (drop-in behaviour)', async () => {
+        const res = await get(RPCApiHandler(), '/post/findMany', {});
+        expect(res.body.data).toHaveLength(8);
+    });
+
+    it('clamps a missing or larger take, keeps a smaller one, and keeps the sign of a negative take', async () => {
+        expect((await get(limited(), '/post/findMany', {})).body.data).toHaveLength(3);
+        expect((await get(limited(), '/post/findMany', { take: 100 })).body.data).toHaveLength(3);
+        expect((await get(limited(), '/post/findMany', { take: 2 })).body.data).toHaveLength(2);
+        const last = await get(limited(), '/post/findMany', { take: -100, orderBy: { id: 'asc' } });
+        expect(last.body.data.map((p: { title: string }) => p.title)).toEqual(['p5', 'p6', 'p7']);
+    });
+
+    it('applies to findMany only', async () => {
+        expect((await get(limited(), '/post/count', {})).body.data).toBe(8);
+    });
+
+    it('rejects a nonsensical option at creation', () => {
+        expect(() => RPCApiHandler({ maxTake: 0 })).toThrow(/maxTake/);
+        expect(() => RPCApiHandler({ maxDepth: 1.5 })).toThrow(/maxDepth/);
+    });
+});
+
+describe('maxDepth', () => {
+    const limited = () => RPCApiHandler({ maxDepth: 4 });
+    const deepInclude = { include: { author: { include: { posts: { include: { author: true } } } } } };
+
+    it('measures nesting of objects and arrays', () => {
+        expect(nestingDepth(1, 10)).toBe(0);
+        expect(nestingDepth({}, 10)).toBe(1);
+        expect(nestingDepth({ a: { b: [1] } }, 10)).toBe(3);
+        // stops counting past the limit, so hostile depth costs nothing
+        expect(nestingDepth(JSON.parse('{"a":'.repeat(5000) + '1' + '}'.repeat(5000)), 10)).toBe(11);
+    });
+
+    it('accepts arguments within the limit', async () => {
+        const res = await get(limited(), '/post/findMany', { where: { author: { email: 'u1@x' } }, include: { author: true } });
+        expect(res.status).toBe(200);
+        expect(res.body.data).toHaveLength(8);
+    });
+
+    it('rejects deeper include, select and where with 400 naming the argument', async () => {
+        const include = await get(limited(), '/post/findMany', deepInclude);
+        expect(include.status).toBe(400);
+        expect(include.body.error.message).toMatch(/"include" is nested deeper than the allowed 4 levels/);
+        const where = await get(limited(), '/post/findFirst', { where: { author: { posts: { some: { author: { name: 'x' } } } } } });
+        expect(where.status).toBe(400);
+        expect(where.body.error.message).toMatch(/"where"/);
+        // the same arguments are fine without the limit
+        expect((await get(RPCApiHandler(), '/post/findMany', deepInclude)).status).toBe(200);
+    });
+
+    it('applies inside $transaction/sequential', async () => {
+        const res = await limited()({
+            method: 'POST',
+            path: '/$transaction/sequential',
+            requestBody: [{ model: 'post', op: 'findMany', args: deepInclude }],
+            prisma: s.enhance({ id: 1 }),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+        expect(res.status).toBe(400);
+        expect((res.body as { error: { message: string } }).error.message).toMatch(/operation #0: "include" is nested deeper/);
+    });
+});
