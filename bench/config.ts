@@ -65,7 +65,7 @@ export function readConfig(): BenchConfig {
     const write = process.env.BENCH_WRITE === '1' ? 'always' : process.env.BENCH_WRITE === '0' ? 'never' : 'auto';
     return {
         duration: num('BENCH_DURATION', 4),
-        warmup: num('BENCH_WARMUP', 1),
+        warmup: num('BENCH_WARMUP', 0.5),
         rounds: Math.round(num('BENCH_ROUNDS', 3)),
         connections: Math.round(num('BENCH_CONNECTIONS', 10)),
         scenarios: list('BENCH_SCENARIOS'),

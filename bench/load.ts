@@ -47,9 +47,30 @@ function fire(url: string, scenario: Scenario, options: LoadOptions): Promise<au
     });
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the server has finished every request: when a run ends autocannon drops its in-flight
+ * requests, but the server still works on them, and that work must not overlap the next measurement.
+ */
+export async function drain(url: string, timeoutMs = 120_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+        const res = await fetch(`${url}/__bench/inflight`);
+        const { inflight } = (await res.json()) as { inflight: number };
+        if (inflight === 0) return;
+        if (Date.now() > until) throw new Error(`server at ${url} still has ${inflight} request(s) in flight`);
+        await pause(20);
+    }
+}
+
 export async function runLoad(url: string, scenario: Scenario, options: LoadOptions, warmup: number): Promise<LoadResult> {
-    if (warmup > 0) await fire(url, scenario, { ...options, duration: warmup });
+    if (warmup > 0) {
+        await fire(url, scenario, { ...options, duration: warmup });
+        await drain(url);
+    }
     const result = await fire(url, scenario, options);
+    await drain(url);
     const statusCounts: Record<string, number> = {};
     // statusCodeStats exists at runtime in autocannon 9 but is missing from its type definitions
     const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};

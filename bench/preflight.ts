@@ -1,5 +1,5 @@
 import type { Impl } from './config';
-import { startServer } from './processes';
+import { startServers } from './processes';
 import type { Scenario } from './scenarios';
 import { USER_HEADER } from './scenarios';
 import type { BenchSetup } from './setup';
@@ -22,8 +22,13 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function preflight(setup: BenchSetup, serverScript: string, impls: Impl[], scenarios: Scenario[]): Promise<PreflightResult> {
     const problems: string[] = [];
     const calls: PreflightResult['calls'] = {};
-    for (const impl of impls) {
-        const server = await startServer({ impl, setup, serverScript, tag: 'preflight', env: { BENCH_LOG_CALLS: '1' } });
+    let servers;
+    try {
+        servers = await startServers(impls, { setup, serverScript, tag: 'preflight', env: { BENCH_LOG_CALLS: '1' } });
+    } catch (err) {
+        return { problems: [(err as Error).message], calls };
+    }
+    for (const [impl, server] of servers) {
         try {
             for (const scenario of scenarios) {
                 const r = scenario.request(0);

@@ -109,3 +109,19 @@ export function resetPeakRss(pid: number): boolean {
         return false;
     }
 }
+
+/** Starts one server per implementation at once (idle servers cost nothing); all or none. */
+export async function startServers(impls: Impl[], options: Omit<StartOptions, 'impl'>): Promise<Map<Impl, ServerProcess>> {
+    const settled = await Promise.allSettled(impls.map((impl) => startServer({ ...options, impl })));
+    const servers = new Map<Impl, ServerProcess>();
+    const failures: string[] = [];
+    settled.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') servers.set(impls[i], outcome.value);
+        else failures.push(String((outcome.reason as Error)?.message ?? outcome.reason));
+    });
+    if (failures.length) {
+        for (const server of servers.values()) await server.stop();
+        throw new Error(failures.join('\n'));
+    }
+    return servers;
+}

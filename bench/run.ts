@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: our handlers vs @zenstackhq/server 2.22.3 vs the ORM floor, side by side.
- * Settings (environment): BENCH_DURATION (s, 4), BENCH_WARMUP (s, 1), BENCH_ROUNDS (3),
+ * Settings (environment): BENCH_DURATION (s, 4), BENCH_WARMUP (s, 0.5), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (10), BENCH_SCENARIOS (comma list), BENCH_IMPLS (comma list),
  * BENCH_PROFILE=ours|upstream|floor (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
  */
@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig, type Impl } from './config';
+import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig } from './config';
 import { PERFORMANCE_DOC, RESULTS_FILE, writeBlock } from './documents';
 import { runLoad } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
-import { peakRssMiB, resetPeakRss, startServer, type ServerProcess } from './processes';
+import { peakRssMiB, resetPeakRss, startServers, type ServerProcess } from './processes';
 import { runProfile } from './profile';
 import { rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
@@ -42,9 +42,8 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
         say(`\nround ${round}/${config.rounds} (order: ${order.join(', ')})`);
         // one process per implementation for the regular scenarios, on a fresh database copy;
         // reads come first, writes last, so every implementation reads the same data
-        const servers = new Map<Impl, ServerProcess>();
+        const servers = await startServers(order, { setup, serverScript, tag: `round${round}` });
         try {
-            for (const impl of order) servers.set(impl, await startServer({ impl, setup, serverScript, tag: `round${round}` }));
             for (const scenario of regular) {
                 say(`${scenario.name}`);
                 for (const impl of order) {
@@ -61,9 +60,10 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
         // 1,000-row reads: a fresh process each, peak RSS measured over the measured load only
         for (const scenario of large) {
             say(`${scenario.name}`);
-            for (const impl of order) {
-                const server = await startServer({ impl, setup, serverScript, tag: `${scenario.name}-round${round}` });
-                try {
+            const fresh = await startServers(order, { setup, serverScript, tag: `${scenario.name}-round${round}` });
+            try {
+                for (const impl of order) {
+                    const server = fresh.get(impl) as ServerProcess;
                     if (config.warmup > 0) await runLoad(server.url, scenario, { ...options, duration: config.warmup }, 0);
                     const reset = resetPeakRss(server.pid);
                     const result = await runLoad(server.url, scenario, options, 0);
@@ -71,11 +71,13 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
                     if (!reset) say('  (could not reset VmHWM: peak RSS includes start-up and warm-up)');
                     runs.push(run);
                     say(line(run));
-                } finally {
                     const errors = server.stderr().trim();
                     if (errors) say(`  ${impl} stderr: ${errors.slice(0, 500)}`);
+                    // stop at once: the next implementation gets the machine to itself
                     await server.stop();
                 }
+            } finally {
+                for (const server of fresh.values()) await server.stop();
             }
         }
     }

@@ -84,7 +84,14 @@ async function main(): Promise<void> {
         mounted = { rest: adapt(rest), rpc: adapt(rpc) };
     }
 
+    // requests still being handled: the load generator abandons its in-flight requests when a run
+    // ends, and the next run must not share the CPU with them
+    let inflight = 0;
     const server = http.createServer((req, res) => {
+        if (req.url === '/__bench/inflight') {
+            send(res, { status: 200, body: { inflight } });
+            return;
+        }
         if (req.url === '/__bench/now') {
             // the monotonic clock V8 stamps profile samples with, in µs: lets the profiler keep only the load
             send(res, { status: 200, body: { now: Number(process.hrtime.bigint() / 1000n) } });
@@ -95,6 +102,7 @@ async function main(): Promise<void> {
             send(res, { status: 404, body: { error: 'not found' } });
             return;
         }
+        inflight++;
         parseRequest(req, url.path, url.search)
             .then((parsed) => mounted[url.mount as keyof Mounted](parsed, clientFor(parsed.userId)))
             .then(
@@ -104,7 +112,8 @@ async function main(): Promise<void> {
                     if (status === 500) process.stderr.write(`[${impl}] ${(err as Error)?.stack ?? String(err)}\n`);
                     send(res, { status, body: { error: status === 400 ? 'bad request' : 'internal error' } });
                 },
-            );
+            )
+            .finally(() => inflight--);
     });
     server.keepAliveTimeout = 60_000;
 
