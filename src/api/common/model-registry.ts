@@ -32,6 +32,13 @@ export interface ScalarField {
     isAutoIncrement: boolean;
     /** For a foreign key: the relation field it belongs to. */
     relationField?: string;
+    /**
+     * Reading it is restricted beyond the row (field-level `@allow`/`@deny` on read, `@omit`, `@password`):
+     * ordering, grouping or aggregating by it would reveal values the user may not read.
+     */
+    readProtected: boolean;
+    /** `@omit`: never returned, and ZenStack does not guard filters on it. */
+    omitted: boolean;
     info: FieldInfo;
 }
 
@@ -49,6 +56,8 @@ export interface RelationField {
     /** For the owning side: related (referenced) field → local foreign key field. */
     foreignKeyMapping?: Record<string, string>;
     backLink?: string;
+    /** Field-level read rules on the relation itself. */
+    readProtected: boolean;
     info: FieldInfo;
 }
 
@@ -82,6 +91,19 @@ export function isRelation(field: ScalarField | RelationField): field is Relatio
     return 'targetKey' in field;
 }
 
+function hasAttribute(field: FieldInfo, name: string): boolean {
+    return !!field.attributes?.some((a) => a.name === name);
+}
+
+/** A field-level `@allow`/`@deny` whose operations include read (or all). */
+function hasReadRule(field: FieldInfo): boolean {
+    return !!field.attributes?.some((a) => {
+        if (a.name !== '@allow' && a.name !== '@deny') return false;
+        const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
+        return typeof op === 'string' && op.split(',').some((o) => ['read', 'all'].includes(o.trim()));
+    });
+}
+
 function scalarKind(field: FieldInfo): ScalarKind {
     if (BUILTIN_KINDS.has(field.type)) {
         return field.type as ScalarKind;
@@ -109,11 +131,13 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 isOwner: !!field.isRelationOwner,
                 foreignKeyMapping: field.foreignKeyMapping,
                 backLink: field.backLink,
+                readProtected: hasReadRule(field),
                 info: field,
             };
             relations.set(name, rel);
             fields.set(name, rel);
         } else if (!field.isTypeDef) {
+            const omitted = hasAttribute(field, '@omit');
             const scalar: ScalarField = {
                 name,
                 type: field.type,
@@ -124,6 +148,8 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 isForeignKey: !!field.isForeignKey,
                 isAutoIncrement: !!field.isAutoIncrement,
                 relationField: field.relationField,
+                readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
+                omitted,
                 info: field,
             };
             scalars.set(name, scalar);

@@ -1,6 +1,7 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
-import type { ModelDef } from '../common/model-registry';
+import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import { guardProtectedFields } from './field-guard';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
@@ -16,10 +17,12 @@ export interface PreparedCall {
 
 /**
  * Turns received arguments into the client's arguments: typed values restored, zod-validated
- * (when schemas are available), Json null markers swapped for the client runtime's objects.
+ * (when schemas are available), checked against protected fields and limits, Json null markers
+ * swapped for the client runtime's objects.
  */
 export function prepareCall(
     prisma: unknown,
+    registry: ModelRegistry,
     model: ModelDef,
     op: OperationSpec,
     raw: RawArgs,
@@ -34,6 +37,7 @@ export function prepareCall(
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
         }
     }
+    guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(op.name, args, limits);
     return { model, op, args: applyJsonNulls(limited, jsonNulls, prisma) };
 }

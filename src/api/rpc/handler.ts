@@ -47,7 +47,7 @@ async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Re
 
     const { model, op } = route;
     const raw = op.source === 'query' ? readQueryArgs(ctx.query) : readBodyArgs(ctx.requestBody, op.requiresArgs);
-    const call = prepareCall(ctx.prisma, model, op, raw, zodSchemas, options.limits);
+    const call = prepareCall(ctx.prisma, registry, model, op, raw, zodSchemas, options.limits);
     const result = await runCall(ctx.prisma, call);
     return renderResult(result, op.status);
 }

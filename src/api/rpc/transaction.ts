@@ -63,7 +63,7 @@ function prepareEntry(
     }
     const raw = readBodyArgs(entry.args, op.requiresArgs, `arguments of ${where}`);
     try {
-        return prepareCall(prisma, model, op, raw, zodSchemas, limits);
+        return prepareCall(prisma, registry, model, op, raw, zodSchemas, limits);
     } catch (err) {
         if (err instanceof Error) {
             err.message = `${where}: ${err.message}`;
