@@ -143,7 +143,8 @@ function fragment(model: RestModel, param: FilterParam, index: number, ctx: Filt
     const name = param.selectors[index];
     const last = index === param.selectors.length - 1;
     const field = model.def.fields.get(name);
-    if (!field || (!isRelation(field) && field.kind === 'Unsupported')) {
+    // @omit fields are never readable and ZenStack does not guard filters on them: they do not exist here
+    if (!field || (!isRelation(field) && (field.kind === 'Unsupported' || field.omitted))) {
         throw invalid(param, `"${name}" is not a field of "${model.type}"`);
     }
     if (isRelation(field)) {

@@ -40,6 +40,9 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
                 if (last || !rel || rel.isArray) {
                     throw invalid(`sort "${item}": "${name}" is a ${field.isArray ? 'to-many ' : ''}relationship; sort by a field${field.isArray ? ' of a to-one relationship' : ` of it (${name}.field)`}`);
                 }
+                if (field.readProtected) {
+                    throw invalid(`sort "${item}": "${name}" cannot be sorted through, reading it is restricted by the access policy`);
+                }
                 chain.push(name);
                 current = rel.target;
             } else {
@@ -48,6 +51,13 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
                 }
                 if (UNSORTABLE.has(field.kind) || field.isArray) {
                     throw invalid(`sort "${item}": fields of type ${field.type}${field.isArray ? '[]' : ''} cannot be sorted`);
+                }
+                if (field.omitted) {
+                    throw invalid(`"${name}" in sort "${item}" is not a field of "${current.type}"`);
+                }
+                // ZenStack guards filters on fields with field-level read rules, not ordering: the order would leak
+                if (field.readProtected) {
+                    throw invalid(`sort "${item}": "${name}" cannot be sorted, reading it is restricted by the access policy`);
                 }
                 chain.push(name);
             }
