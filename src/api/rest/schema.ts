@@ -20,7 +20,7 @@ export interface RestModel {
     /** Prisma client delegate key (`post`). */
     key: string;
     idFields: readonly ScalarField[];
-    /** Scalar fields that are attributes: every scalar but the id fields. */
+    /** Scalar fields that are attributes: every scalar but the id fields and `@omit` fields (never readable). */
     attributes: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
     /** `{endpoint}/{type}/`: prefix of every resource link of this type. */
@@ -54,7 +54,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         const type = typeNameOf(def, config.modelNameMapping);
         const attributes = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
-            if (!field.isId) {
+            if (!field.isId && !field.omitted) {
                 attributes.set(name, field);
             }
         }

@@ -1,0 +1,136 @@
+import { RestApiHandler } from '../../src/api/rest';
+import { BOB, loadLeakSchema, SECRETS } from './fixture';
+import type { TestSchema } from '../support/schema';
+
+/** Proof that JSON:API answers reveal nothing Bob may not read: not through filter, sort, include, fields, meta.total or errors. */
+
+let s: TestSchema;
+const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
+
+beforeAll(async () => {
+    s = await loadLeakSchema();
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Res = { status: number; body: any; text: string };
+
+async function get(path: string, query: Record<string, string> = {}): Promise<Res> {
+    const res = await handler({ method: 'GET', path, query, prisma: s.enhance(BOB), modelMeta: s.modelMeta, logger: null });
+    return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
+}
+
+function expectNoSecrets(res: Res): void {
+    for (const secret of SECRETS) {
+        expect(res.text).not.toContain(secret);
+    }
+}
+
+const ids = (res: Res): unknown[] => res.body.data.map((r: { id: unknown }) => r.id);
+
+describe('documents carry only what Bob may read', () => {
+    it('lists users without others’ protected attributes and without any password', async () => {
+        const res = await get('/user', { sort: 'id' });
+        expect(res.status).toBe(200);
+        expect(res.body.data.map((r: { attributes: unknown }) => r.attributes)).toEqual([{ name: 'alice' }, { name: 'bob', email: 'bob@x', salary: 50 }, { name: 'carol' }]);
+        expectNoSecrets(res);
+    });
+
+    it('meta.total, included and related fetches count and show readable rows only', async () => {
+        const posts = await get('/post');
+        expect(posts.body.meta.total).toBe(2);
+        const withAuthors = await get('/user', { include: 'posts' });
+        expect(withAuthors.body.included.map((r: { id: unknown }) => r.id).sort()).toEqual([1, 3]);
+        expectNoSecrets(withAuthors);
+        const related = await get('/user/1/posts');
+        expect(related.body.meta.total).toBe(1);
+        expectNoSecrets(related);
+        const relationship = await get('/user/3/relationships/posts');
+        expect(relationship.body.data).toEqual([]);
+        expect((await get('/post/2')).status).toBe(404);
+        expect((await get('/user/1/posts/2')).status).toBe(404);
+    });
+
+    it('sparse fieldsets cannot ask for what is not readable', async () => {
+        const res = await get('/user', { 'fields[user]': 'email,salary' });
+        expectNoSecrets(res);
+        const password = await get('/user', { 'fields[user]': 'password' });
+        expect(password.status).toBe(400);
+        expectNoSecrets(password);
+    });
+});
+
+describe('filters cannot probe protected values', () => {
+    it.each([
+        [{ 'filter[email]': 'alice@x' }],
+        [{ 'filter[email$startsWith]': 'a' }],
+        [{ 'filter[email$contains]': 'carol' }],
+        [{ 'filter[posts][author][email]': 'alice@x' }],
+    ])('%j matches no row whose field Bob cannot read', async (query) => {
+        const res = await get('/user', query);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual([]);
+        expect(res.body.meta.total).toBe(0);
+    });
+
+    it('a deep filter through a to-one relation finds nothing of others', async () => {
+        const res = await get('/post', { 'filter[author][email]': 'alice@x' });
+        expect(res.body.data).toEqual([]);
+    });
+
+    it.each([[{ 'filter[password]': 'hash-alice' }], [{ 'filter[password$startsWith]': 'hash-a' }], [{ 'filter[author][password]': 'hash-alice' }]])(
+        'filtering by an @omit field (%j) is refused',
+        async (query) => {
+            const res = await get(query['filter[author][password]'] ? '/post' : '/user', query);
+            expect(res.status).toBe(400);
+            expect(res.body.errors[0].code).toBe('invalid-filter');
+            expectNoSecrets(res);
+        },
+    );
+});
+
+describe('sorting cannot reveal the order of protected values', () => {
+    it.each(['salary', '-salary', 'email', 'name,-email', 'password'])('sort=%s is refused', async (sort) => {
+        const res = await get('/user', { sort });
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].code).toBe('invalid-sort');
+    });
+
+    it('sort through a to-one relation on a protected field is refused', async () => {
+        const res = await get('/post', { sort: 'author.salary' });
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0].code).toBe('invalid-sort');
+    });
+
+    it('sorting by readable fields still works', async () => {
+        expect(ids(await get('/user', { sort: '-name' }))).toEqual([3, 2, 1]);
+        expect(ids(await get('/post', { sort: 'author.name,-id' }))).toEqual([1, 3]);
+    });
+});
+
+describe('errors reveal nothing', () => {
+    it('an unknown id and an unreadable id look the same', async () => {
+        const hidden = await get('/post/2');
+        const missing = await get('/post/99');
+        expect(hidden.status).toBe(404);
+        expect(hidden.body.errors[0].code).toBe(missing.body.errors[0].code);
+        expect(hidden.body.errors[0].title).toBe(missing.body.errors[0].title);
+        expectNoSecrets(hidden);
+    });
+
+    it('a unique violation on create does not echo the other user’s value', async () => {
+        const res = await handler({
+            method: 'POST',
+            path: '/user',
+            requestBody: { data: { type: 'user', id: '9', attributes: { name: 'mallory', email: 'alice@x' } } },
+            prisma: s.enhance(BOB),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+        expect(res.status).toBe(409);
+        expectNoSecrets({ status: res.status, body: res.body, text: JSON.stringify(res.body) });
+    });
+});
