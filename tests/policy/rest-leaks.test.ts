@@ -81,10 +81,14 @@ describe('filters cannot probe protected values', () => {
         expect(res.body.data).toEqual([]);
     });
 
-    it.each([[{ 'filter[password]': 'hash-alice' }], [{ 'filter[password$startsWith]': 'hash-a' }], [{ 'filter[author][password]': 'hash-alice' }]])(
-        'filtering by an @omit field (%j) is refused',
-        async (query) => {
-            const res = await get(query['filter[author][password]'] ? '/post' : '/user', query);
+    it.each<[string, Record<string, string>]>([
+        ['/user', { 'filter[password]': 'hash-alice' }],
+        ['/user', { 'filter[password$startsWith]': 'hash-a' }],
+        ['/post', { 'filter[author][password]': 'hash-alice' }],
+    ])(
+        'filtering %s by an @omit field (%j) is refused',
+        async (path, query) => {
+            const res = await get(path, query);
             expect(res.status).toBe(400);
             expect(res.body.errors[0].code).toBe('invalid-filter');
             expectNoSecrets(res);
