@@ -27,9 +27,9 @@ export interface FilterContext {
 /** Most comma-separated values in one parameter. */
 export const MAX_FILTER_VALUES = 1000;
 
+/** Providers whose full-text search is a Prisma preview feature (generally available on MySQL since Prisma 6). */
 const SEARCH_PREVIEW: Record<string, readonly string[]> = {
     postgresql: ['fullTextSearchPostgres', 'fullTextSearch'],
-    mysql: ['fullTextSearch', 'fullTextIndex'],
 };
 
 function invalid(param: FilterParam, detail: string): RestError {
@@ -53,8 +53,8 @@ function checkProvider(param: FilterParam, op: string, def: OperatorDef, ctx: Fi
         );
     }
     if (op === 'search') {
-        const needed = SEARCH_PREVIEW[ctx.provider] ?? [];
-        if (!needed.some((f) => ctx.previewFeatures.includes(f))) {
+        const needed = SEARCH_PREVIEW[ctx.provider];
+        if (needed && !needed.some((f) => ctx.previewFeatures.includes(f))) {
             throw new RestError(
                 'unsupported-feature',
                 `the $search filter operator needs the Prisma preview feature "${needed[0]}" enabled in the generator`,
