@@ -1,0 +1,9 @@
+declare global {
+    namespace App {
+        interface Locals {
+            user?: { id: number };
+        }
+    }
+}
+
+export {};
