@@ -62,19 +62,18 @@ function pagesRouter(f: AdapterFixture, bodyParser: boolean): Harness {
     return supertestHarness(server);
 }
 
-describeAdapter('next adapter: App Router', async (f) => appRouter(f), { outsidePrefix: false }, ({ harness, seed }) => {
+describeAdapter('next adapter: App Router', async (f) => appRouter(f), { outsidePrefix: false }, ({ seed }) => {
     it('accepts Next 14 style (non-Promise) params too', async () => {
         const { alice } = await seed();
         const f = await import('./support/fixture').then((m) => m.createFixture());
         try {
             const handler = NextRequestHandler({ ...f.common, useAppDir: true, getPrisma: () => f.getPrisma(String(alice)) });
-            const res = await handler(new NextRequest('http://localhost/api/model/user/count'), { params: { path: ['user', 'count'] } });
+            const res = await handler(new NextRequest('http://localhost/api/model/user/count'), { params: { path: ['user', 'count'] } as never });
             expect(res.status).toBe(200);
             expect(await res.json()).toEqual({ data: 0 });
         } finally {
             await f.schema.cleanup();
         }
-        expect(harness()).toBeDefined();
     });
 });
 
