@@ -49,7 +49,7 @@ const plausibleRpcCase: fc.Arbitrary<FuzzCase> = fc.record({ adapter, user, call
 const plausibleRestCase: fc.Arbitrary<FuzzCase> = fc.record({
     adapter,
     user,
-    method,
+    method: fc.oneof({ weight: 3, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: method }),
     path: plausibleRestPath,
     search: fc.constantFrom(...PLAUSIBLE_REST_QUERIES),
     body: plausibleRestBody.map((b) => JSON.stringify(b)),
