@@ -18,10 +18,14 @@ export interface AppRouteRequestHandlerOptions extends CommonAdapterOptions {
     useAppDir: true;
 }
 
-/** Route parameters of the catch-all segment: a Promise since Next.js 15, a plain object before. */
+/** Route parameters of the catch-all segment. */
 export type RouteParams = Record<string, string | string[] | undefined>;
+/**
+ * The second argument of an App Router route handler. Typed as Next.js 15+ declares it (a Promise, which
+ * its build-time route check insists on); a plain object, as Next.js 13/14 pass it, works too at run time.
+ */
 export interface AppRouteContext {
-    params: Promise<RouteParams> | RouteParams;
+    params: Promise<RouteParams>;
 }
 
 /** The rest parameter of a catch-all route: `path` by convention, else the only array-valued one. */
