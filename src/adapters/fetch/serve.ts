@@ -1,8 +1,8 @@
 import { log, describeError } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
-import { serveWire, toWire, type WireResponse } from '../shared/pipeline';
-import { parseQuery, splitUrl, type BodyResult } from '../shared/request';
+import { readQuery, serveWire, toWire, type WireResponse } from '../shared/pipeline';
+import { splitUrl, type BodyResult } from '../shared/request';
 import { readFetchBody } from './body';
 
 /** How a framework wrapper describes one request to the Fetch base adapter. */
@@ -25,7 +25,7 @@ export async function serveFetchRequest(adapter: ResolvedAdapter, request: Reque
     try {
         const { search } = splitUrl(request.url);
         const body = await (input.readBody ? input.readBody() : readFetchBody(request, adapter.bodyLimit));
-        const wire = await serveWire(adapter, { method: request.method, path: input.path, query: parseQuery(search), body }, input.getPrisma);
+        const wire = await serveWire(adapter, { method: request.method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
         return toFetchResponse(wire);
     } catch (err) {
         log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');

@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { describeError, log } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
-import { serveApiRequest, toWire } from '../shared/pipeline';
-import { parseQuery, splitUrl, type BodyResult } from '../shared/request';
+import { readQuery, serveApiRequest, toWire } from '../shared/pipeline';
+import { splitUrl, type BodyResult } from '../shared/request';
 import type { Response } from '../../types';
 import { readNodeBody, type NodeRequest } from './body';
 
@@ -24,7 +24,7 @@ export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeReque
     try {
         const search = input.search ?? splitUrl(req.url ?? '/').search;
         const body = await (input.readBody ? input.readBody() : readNodeBody(req, adapter.bodyLimit));
-        return await serveApiRequest(adapter, { method: req.method ?? 'GET', path: input.path, query: parseQuery(search), body }, input.getPrisma);
+        return await serveApiRequest(adapter, { method: req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
     } catch (err) {
         log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');
         return renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);

@@ -5,11 +5,15 @@ import type { AdapterBaseOptions, HandleRequestFn, LoggerConfig } from '../../ty
 
 /** 1 MiB: the default largest request body an adapter reads. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** 16 KiB: the default longest query string (after `?`) an adapter accepts. */
+export const DEFAULT_QUERY_LIMIT = 16 * 1024;
 
 /** Options shared by every adapter: those of `@zenstackhq/server` 2.x plus a body-size limit. */
 export interface CommonAdapterOptions extends AdapterBaseOptions {
     /** Largest request body in bytes the adapter reads (default 1 MiB); a larger one is answered 413. */
     bodyLimit?: number;
+    /** Longest query string in characters the adapter accepts (default 16 KiB); a longer one is answered 414. */
+    queryLimit?: number;
 }
 
 /** Adapter options resolved once, when the adapter is created, and shared by all its requests. */
@@ -19,6 +23,7 @@ export interface ResolvedAdapter {
     modelMeta: ModelMeta | undefined;
     zodSchemas: ZodSchemas | undefined;
     bodyLimit: number;
+    queryLimit: number;
 }
 
 function resolveZodSchemas(option: ZodSchemas | boolean | undefined): ZodSchemas | undefined {
@@ -37,12 +42,17 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
     if (typeof bodyLimit !== 'number' || !(bodyLimit >= 0) || !Number.isFinite(bodyLimit)) {
         throw new TypeError(`${adapterName}: "bodyLimit" must be a non-negative number of bytes, got ${String(options.bodyLimit)}`);
     }
+    const queryLimit = options.queryLimit ?? DEFAULT_QUERY_LIMIT;
+    if (typeof queryLimit !== 'number' || !(queryLimit >= 0) || !Number.isFinite(queryLimit)) {
+        throw new TypeError(`${adapterName}: "queryLimit" must be a non-negative number of characters, got ${String(options.queryLimit)}`);
+    }
     return {
         handler: options.handler ?? RPCApiHandler(),
         logger: options.logger,
         modelMeta: options.modelMeta,
         zodSchemas: resolveZodSchemas(options.zodSchemas),
         bodyLimit,
+        queryLimit,
     };
 }
 

@@ -2,7 +2,13 @@ import type { Response } from '../../types';
 import { describeError, log } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, messageOfThrown, NO_PRISMA_MESSAGE, renderAdapterError, statusOfThrown } from './errors';
 import type { ResolvedAdapter } from './options';
-import type { BodyResult, Query } from './request';
+import { parseQuery, type BodyResult, type Query } from './request';
+
+/** Parses a query string unless it is longer than the adapter accepts. */
+export function readQuery(adapter: ResolvedAdapter, search: string): { query: Query; queryTooLong?: boolean } {
+    const length = search.startsWith('?') ? search.length - 1 : search.length;
+    return length > adapter.queryLimit ? { query: {}, queryTooLong: true } : { query: parseQuery(search) };
+}
 
 /** One request as every adapter hands it over: already translated, protocol-neutral. */
 export interface ApiRequest {
@@ -11,6 +17,8 @@ export interface ApiRequest {
     path: string;
     query: Query;
     body: BodyResult;
+    /** The query string exceeded the adapter's `queryLimit` (it was not parsed). */
+    queryTooLong?: boolean;
 }
 
 /** A response ready to write: lower-case header names, body text or none. */
@@ -33,6 +41,9 @@ function isClient(value: unknown): boolean {
  */
 export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown): Promise<Response> {
     const { handler, logger } = adapter;
+    if (req.queryTooLong) {
+        return renderAdapterError(handler, 414, `query string too long (at most ${adapter.queryLimit} characters)`);
+    }
     if (!req.body.ok) {
         return renderAdapterError(handler, req.body.status, req.body.message);
     }

@@ -7,26 +7,39 @@ import type { ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
 let defaultModelMeta: ModelMeta | null | undefined;
 let defaultZodSchemas: ZodSchemas | null | undefined;
 
-function tryRequire(id: string): unknown {
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Static module ids (not a variable), so that bundlers (Next.js, Vite) can follow them; ZenStack's
+// runtime re-exports the generated output from these entry points.
+function loadGeneratedModelMeta(): ModelMeta | null {
     try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const mod = require(id);
-        return mod?.default ?? mod;
+        const mod = require('@zenstackhq/runtime/model-meta');
+        const meta = mod?.default ?? mod;
+        return meta && typeof meta === 'object' && 'models' in meta ? (meta as ModelMeta) : null;
     } catch {
         return null;
     }
 }
 
+function loadGeneratedZodSchemas(): ZodSchemas | null {
+    try {
+        const mod = require('@zenstackhq/runtime/zod');
+        return mod?.models ? (mod as ZodSchemas) : null;
+    } catch {
+        return null;
+    }
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 export function getDefaultModelMeta(): ModelMeta | undefined {
     if (defaultModelMeta === undefined) {
-        defaultModelMeta = (tryRequire('.zenstack/model-meta') as ModelMeta | null) ?? null;
+        defaultModelMeta = loadGeneratedModelMeta();
     }
     return defaultModelMeta ?? undefined;
 }
 
 export function getDefaultZodSchemas(): ZodSchemas | undefined {
     if (defaultZodSchemas === undefined) {
-        defaultZodSchemas = (tryRequire('.zenstack/zod') as ZodSchemas | null) ?? null;
+        defaultZodSchemas = loadGeneratedZodSchemas();
     }
     return defaultZodSchemas ?? undefined;
 }

@@ -10,6 +10,8 @@ export const REST_PREFIX = '/api/rest';
 export const REST_ENDPOINT = `http://localhost${REST_PREFIX}`;
 /** A small limit so that the 413 path is cheap to exercise. */
 export const BODY_LIMIT = 16 * 1024;
+/** Below Node's own 16 KiB header limit, so that the adapter (not the HTTP server) answers. */
+export const QUERY_LIMIT = 2 * 1024;
 
 /** The header test clients use to say who they are (a stand-in for a session cookie or a JWT). */
 export const USER_HEADER = 'x-user-id';
@@ -31,7 +33,7 @@ export interface AdapterFixture {
     rpc: HandleRequestFn;
     rest: HandleRequestFn;
     /** Common adapter options: silent logger (captured), small body limit. */
-    common: { logger: LoggerConfig; bodyLimit: number; modelMeta: TestSchema['modelMeta']; zodSchemas: TestSchema['zodSchemas'] };
+    common: { logger: LoggerConfig; bodyLimit: number; queryLimit: number; modelMeta: TestSchema['modelMeta']; zodSchemas: TestSchema['zodSchemas'] };
     /** What the adapters logged at level error. */
     errors: string[];
 }
@@ -65,6 +67,7 @@ export async function createFixture(): Promise<AdapterFixture> {
         common: {
             logger: { error: (message) => errors.push(message) },
             bodyLimit: BODY_LIMIT,
+            queryLimit: QUERY_LIMIT,
             modelMeta: schema.modelMeta,
             zodSchemas: schema.zodSchemas,
         },

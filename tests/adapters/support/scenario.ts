@@ -1,4 +1,4 @@
-import { createFixture, REST_PREFIX, RPC_PREFIX, USER_HEADER, BODY_LIMIT, type AdapterFixture } from './fixture';
+import { createFixture, REST_PREFIX, RPC_PREFIX, USER_HEADER, BODY_LIMIT, QUERY_LIMIT, type AdapterFixture } from './fixture';
 
 /** Response bodies are inspected freely in tests. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -240,6 +240,20 @@ export function describeScenario(
             expect(res.status).toBe(413);
             expect(typeof res.body.error.message).toBe('string');
             expect(await db().post.count({ where: { title } })).toBe(0);
+        });
+
+        it('a query string over the limit is answered 414 in the protocol format', async () => {
+            const { alice } = await seed();
+            const long = encodeURIComponent(JSON.stringify({ where: { title: 'y'.repeat(QUERY_LIMIT) } }));
+            const rpc = await send('GET', `${RPC_PREFIX}/post/findMany?q=${long}`, { user: alice });
+            expect(rpc.status).toBe(414);
+            expect(rpc.body.error.message).toMatch(/query string too long/);
+            const rest = await send('GET', `${REST_PREFIX}/post?filter[title]=${'y'.repeat(QUERY_LIMIT)}`, { user: alice });
+            expect(rest.status).toBe(414);
+            expect(rest.body.errors[0]).toMatchObject({ status: 414, code: 'uri-too-long' });
+            // just under the limit is served
+            const short = await send('GET', `${REST_PREFIX}/post?filter[title]=${'y'.repeat(QUERY_LIMIT - 40)}`, { user: alice });
+            expect(short.status).toBe(200);
         });
 
         it('getPrisma failures: a thrown status is honoured, anything else is a generic 500', async () => {
