@@ -36,7 +36,7 @@ function list(name: string): string[] | undefined {
 }
 
 export interface BenchConfig {
-    /** Seconds of measured load per run. */
+    /** Seconds of measured load per run (whole seconds). */
     duration: number;
     /** Seconds of unmeasured load before each run. */
     warmup: number;
@@ -64,7 +64,8 @@ export function readConfig(): BenchConfig {
     }
     const write = process.env.BENCH_WRITE === '1' ? 'always' : process.env.BENCH_WRITE === '0' ? 'never' : 'auto';
     return {
-        duration: num('BENCH_DURATION', 4),
+        // autocannon measures in whole seconds
+        duration: Math.ceil(num('BENCH_DURATION', 4)),
         warmup: num('BENCH_WARMUP', 0.5),
         rounds: Math.round(num('BENCH_ROUNDS', 3)),
         connections: Math.round(num('BENCH_CONNECTIONS', 10)),

@@ -19,6 +19,7 @@ export interface LoadResult {
 
 export interface LoadOptions {
     connections: number;
+    /** Whole seconds: autocannon stops on its one-second sample ticks. */
     duration: number;
 }
 
@@ -64,11 +65,31 @@ export async function drain(url: string, timeoutMs = 120_000): Promise<void> {
     }
 }
 
+/**
+ * Unmeasured load before a measurement: `connections` loops sending the scenario's requests until
+ * `seconds` have passed (autocannon only stops on whole seconds, this stops on time), each loop
+ * finishing its last request.
+ */
+export async function warmUp(url: string, scenario: Scenario, connections: number, seconds: number): Promise<void> {
+    const deadline = Date.now() + seconds * 1000;
+    let n = 0;
+    const loop = async () => {
+        while (Date.now() < deadline) {
+            const r = scenario.request(n++);
+            const res = await fetch(url + r.path, {
+                method: r.method,
+                headers: { ...USER_HEADER, ...(r.body === undefined ? {} : { 'content-type': 'application/json' }) },
+                body: r.body === undefined ? undefined : JSON.stringify(r.body),
+            });
+            await res.arrayBuffer();
+        }
+    };
+    await Promise.all(Array.from({ length: connections }, loop));
+    await drain(url);
+}
+
 export async function runLoad(url: string, scenario: Scenario, options: LoadOptions, warmup: number): Promise<LoadResult> {
-    if (warmup > 0) {
-        await fire(url, scenario, { ...options, duration: warmup });
-        await drain(url);
-    }
+    if (warmup > 0) await warmUp(url, scenario, options.connections, warmup);
     const result = await fire(url, scenario, options);
     await drain(url);
     const statusCounts: Record<string, number> = {};

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DATA_DIR, type BenchConfig } from './config';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpuprofile';
 import { RESULTS_FILE, writeBlock } from './documents';
-import { runLoad } from './load';
+import { runLoad, warmUp } from './load';
 import { startServer } from './processes';
 import type { Scenario } from './scenarios';
 import type { BenchSetup } from './setup';
@@ -38,7 +38,7 @@ export async function runProfile(config: BenchConfig, setup: BenchSetup, serverS
         const window: { from?: number; to?: number } = {};
         try {
             const load = { connections: config.connections, duration: config.duration };
-            if (config.warmup > 0) await runLoad(server.url, scenario, { ...load, duration: config.warmup }, 0);
+            if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, config.warmup);
             window.from = await serverClock(server.url);
             result = await runLoad(server.url, scenario, load, 0);
             window.to = await serverClock(server.url);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig } from './config';
 import { PERFORMANCE_DOC, RESULTS_FILE, writeBlock } from './documents';
-import { runLoad } from './load';
+import { runLoad, warmUp } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
 import { peakRssMiB, resetPeakRss, startServers, type ServerProcess } from './processes';
 import { runProfile } from './profile';
@@ -18,7 +18,10 @@ import { rssTable, statusFailures, summarize, targetLines, throughputTable, type
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { buildOurs, buildServer, prepareData, type BenchSetup } from './setup';
 
+const t0 = Date.now();
 const say = (message: string) => process.stdout.write(`${message}\n`);
+/** Seconds since start, for the progress lines. */
+const clock = () => `[${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s]`;
 
 /** Round r starts with a different implementation, so no one always runs first or last. */
 function rotate<T>(items: T[], by: number): T[] {
@@ -39,13 +42,13 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
     const large = scenarios.filter((s) => s.large);
     for (let round = 1; round <= config.rounds; round++) {
         const order = rotate(config.impls, round - 1);
-        say(`\nround ${round}/${config.rounds} (order: ${order.join(', ')})`);
+        say(`\n${clock()} round ${round}/${config.rounds} (order: ${order.join(', ')})`);
         // one process per implementation for the regular scenarios, on a fresh database copy;
         // reads come first, writes last, so every implementation reads the same data
         const servers = await startServers(order, { setup, serverScript, tag: `round${round}` });
         try {
             for (const scenario of regular) {
-                say(`${scenario.name}`);
+                say(`${clock()} ${scenario.name}`);
                 for (const impl of order) {
                     const server = servers.get(impl) as ServerProcess;
                     const result = await runLoad(server.url, scenario, options, config.warmup);
@@ -59,12 +62,12 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
         }
         // 1,000-row reads: a fresh process each, peak RSS measured over the measured load only
         for (const scenario of large) {
-            say(`${scenario.name}`);
+            say(`${clock()} ${scenario.name}`);
             const fresh = await startServers(order, { setup, serverScript, tag: `${scenario.name}-round${round}` });
             try {
                 for (const impl of order) {
                     const server = fresh.get(impl) as ServerProcess;
-                    if (config.warmup > 0) await runLoad(server.url, scenario, { ...options, duration: config.warmup }, 0);
+                    if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, config.warmup);
                     const reset = resetPeakRss(server.pid);
                     const result = await runLoad(server.url, scenario, options, 0);
                     const run: Run = { ...result, scenario: scenario.name, impl, round, peakRss: peakRssMiB(server.pid) };
@@ -137,7 +140,7 @@ async function main(): Promise<void> {
         return;
     }
 
-    say(`pre-flight: ${config.impls.join(', ')} × ${scenarios.length} scenario(s)`);
+    say(`${clock()} pre-flight: ${config.impls.join(', ')} × ${scenarios.length} scenario(s)`);
     const pre = await preflight(setup, serverScript, config.impls, scenarios);
     if (pre.problems.length) {
         say(`\npre-flight failed, nothing measured:\n- ${pre.problems.join('\n- ')}`);
@@ -165,7 +168,7 @@ async function main(): Promise<void> {
     } else {
         say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
     }
-    say(`total ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
+    say(`${clock()} done`);
 }
 
 main().catch((err) => {
