@@ -5,6 +5,11 @@ import { USER_HEADER } from './scenarios';
 /** One measured run of one scenario against one server. */
 export interface LoadResult {
     reqPerSec: number;
+    /**
+     * Server CPU time (user + system) per finished request, in ms: far less sensitive than req/s to
+     * other processes competing for the machine.
+     */
+    cpuMsPerRequest: number;
     /** Latency percentiles in milliseconds. */
     p50: number;
     p99: number;
@@ -50,16 +55,28 @@ function fire(url: string, scenario: Scenario, options: LoadOptions): Promise<au
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the server reports about itself: requests in flight and finished, CPU time used (µs). */
+interface ServerStats {
+    inflight: number;
+    handled: number;
+    cpuUs: number;
+}
+
+async function serverStats(url: string): Promise<ServerStats> {
+    const res = await fetch(`${url}/__bench/stats`);
+    return (await res.json()) as ServerStats;
+}
+
 /**
  * Waits until the server has finished every request: when a run ends autocannon drops its in-flight
  * requests, but the server still works on them, and that work must not overlap the next measurement.
  */
-export async function drain(url: string, timeoutMs = 120_000): Promise<void> {
+export async function drain(url: string, timeoutMs = 120_000): Promise<ServerStats> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-        const res = await fetch(`${url}/__bench/inflight`);
-        const { inflight } = (await res.json()) as { inflight: number };
-        if (inflight === 0) return;
+        const stats = await serverStats(url);
+        const inflight = stats.inflight;
+        if (inflight === 0) return stats;
         if (Date.now() > until) throw new Error(`server at ${url} still has ${inflight} request(s) in flight`);
         await pause(20);
     }
@@ -90,8 +107,10 @@ export async function warmUp(url: string, scenario: Scenario, connections: numbe
 
 export async function runLoad(url: string, scenario: Scenario, options: LoadOptions, warmup: number): Promise<LoadResult> {
     if (warmup > 0) await warmUp(url, scenario, options.connections, warmup);
+    const before = await serverStats(url);
     const result = await fire(url, scenario, options);
-    await drain(url);
+    // the requests autocannon dropped at the end are finished (and counted) before the reading
+    const after = await drain(url);
     const statusCounts: Record<string, number> = {};
     // statusCodeStats exists at runtime in autocannon 9 but is missing from its type definitions
     const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
@@ -100,6 +119,7 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
     const right = statusCounts[String(scenario.status)] ?? 0;
     return {
         reqPerSec: completed / result.duration,
+        cpuMsPerRequest: after.handled > before.handled ? (after.cpuUs - before.cpuUs) / 1000 / (after.handled - before.handled) : NaN,
         p50: result.latency.p50,
         p99: result.latency.p99,
         completed,

@@ -14,6 +14,7 @@ export interface Run extends LoadResult {
 
 export interface ImplSummary {
     reqPerSec: number;
+    cpuMs: number;
     p99: number;
     wrongStatus: number;
     errors: number;
@@ -25,6 +26,9 @@ export interface ScenarioSummary {
     byImpl: Partial<Record<Impl, ImplSummary>>;
     oursVsUpstream?: number;
     oursVsFloor?: number;
+    /** Server CPU per request: upstream's ÷ ours and floor's ÷ ours (above 1 = ours uses less). */
+    cpuUpstreamOverOurs?: number;
+    cpuFloorOverOurs?: number;
 }
 
 export function median(values: number[]): number {
@@ -47,6 +51,7 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
             const rss = mine.map((r) => r.peakRss).filter((v): v is number => v !== undefined);
             byImpl[impl] = {
                 reqPerSec: median(mine.map((r) => r.reqPerSec)),
+                cpuMs: median(mine.map((r) => r.cpuMsPerRequest).filter((v) => Number.isFinite(v))),
                 p99: median(mine.map((r) => r.p99)),
                 wrongStatus: mine.reduce((sum, r) => sum + r.wrongStatus, 0),
                 errors: mine.reduce((sum, r) => sum + r.errors, 0),
@@ -54,11 +59,14 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
             };
         }
         const ours = byImpl.ours?.reqPerSec;
+        const oursCpu = byImpl.ours?.cpuMs;
         return {
             scenario,
             byImpl,
             oursVsUpstream: ours && byImpl.upstream ? ours / byImpl.upstream.reqPerSec : undefined,
             oursVsFloor: ours && byImpl.floor ? ours / byImpl.floor.reqPerSec : undefined,
+            cpuUpstreamOverOurs: oursCpu && byImpl.upstream ? byImpl.upstream.cpuMs / oursCpu : undefined,
+            cpuFloorOverOurs: oursCpu && byImpl.floor ? byImpl.floor.cpuMs / oursCpu : undefined,
         };
     });
 }
@@ -81,6 +89,24 @@ export function throughputTable(summaries: ScenarioSummary[]): string {
     const gmUp = geomean(summaries.map((s) => s.oursVsUpstream).filter((v): v is number => v !== undefined));
     const gmFloor = geomean(summaries.map((s) => s.oursVsFloor).filter((v): v is number => v !== undefined));
     lines.push(`| **geometric mean** | | | | **${ratio(gmUp)}** | **${ratio(gmFloor)}** | |`);
+    return lines.join('\n');
+}
+
+export function cpuTable(summaries: ScenarioSummary[]): string {
+    const lines = [
+        '| Scenario | ours | upstream | floor | upstream ÷ ours | floor ÷ ours |',
+        '|---|--:|--:|--:|--:|--:|',
+    ];
+    for (const s of summaries) {
+        const b = s.byImpl;
+        lines.push(
+            `| ${s.scenario.title} | ${fmt(b.ours?.cpuMs, 2)} | ${fmt(b.upstream?.cpuMs, 2)} | ${fmt(b.floor?.cpuMs, 2)} | ` +
+                `${ratio(s.cpuUpstreamOverOurs)} | ${ratio(s.cpuFloorOverOurs)} |`,
+        );
+    }
+    const gmUp = geomean(summaries.map((s) => s.cpuUpstreamOverOurs).filter((v): v is number => v !== undefined));
+    const gmFloor = geomean(summaries.map((s) => s.cpuFloorOverOurs).filter((v): v is number => v !== undefined));
+    lines.push(`| **geometric mean** | | | | **${ratio(gmUp)}** | **${ratio(gmFloor)}** |`);
     return lines.join('\n');
 }
 

@@ -14,7 +14,7 @@ import { runLoad, warmUp } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
 import { peakRssMiB, resetPeakRss, startServers, type ServerProcess } from './processes';
 import { runProfile } from './profile';
-import { rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
+import { cpuTable, rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { buildOurs, buildServer, prepareData, type BenchSetup } from './setup';
 
@@ -32,7 +32,8 @@ function rotate<T>(items: T[], by: number): T[] {
 function line(run: Run): string {
     const rss = run.peakRss === undefined ? '' : `  peak RSS ${run.peakRss.toFixed(0)} MiB`;
     const bad = run.wrongStatus || run.errors ? `  WRONG STATUS ${run.wrongStatus} ERRORS ${run.errors}` : '';
-    return `  ${run.impl.padEnd(8)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms${rss}${bad}`;
+    const cpu = `${run.cpuMsPerRequest.toFixed(2).padStart(7)} ms CPU/req`;
+    return `  ${run.impl.padEnd(8)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms ${cpu}${rss}${bad}`;
 }
 
 async function measure(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[]): Promise<Run[]> {
@@ -116,6 +117,9 @@ function resultsBlock(config: BenchConfig, runs: Run[], scenarios: Scenario[], p
             `${runs.reduce((n, r) => n + r.errors, 0)} connection errors or timeouts.`,
         'Median req/s over the rounds (higher is better) and median p99 latency:',
         throughputTable(summaries),
+        'Server CPU time per request in ms (user + system of the server process over the requests it finished, median over ' +
+            'the rounds; lower is better, and much less disturbed than req/s by other processes on the machine):',
+        cpuTable(summaries),
         rss ? `Peak RSS of the server process while serving the 1,000-row scenarios (VmHWM, median over rounds):\n\n${rss}` : '',
         targets.length ? `Targets:\n\n${targets.join('\n')}` : '',
         diffs.length

@@ -87,9 +87,12 @@ async function main(): Promise<void> {
     // requests still being handled: the load generator abandons its in-flight requests when a run
     // ends, and the next run must not share the CPU with them
     let inflight = 0;
+    // requests finished, for the CPU time per request
+    let handled = 0;
     const server = http.createServer((req, res) => {
-        if (req.url === '/__bench/inflight') {
-            send(res, { status: 200, body: { inflight } });
+        if (req.url === '/__bench/stats') {
+            const cpu = process.cpuUsage();
+            send(res, { status: 200, body: { inflight, handled, cpuUs: cpu.user + cpu.system } });
             return;
         }
         if (req.url === '/__bench/now') {
@@ -113,7 +116,10 @@ async function main(): Promise<void> {
                     send(res, { status, body: { error: status === 400 ? 'bad request' : 'internal error' } });
                 },
             )
-            .finally(() => inflight--);
+            .finally(() => {
+                inflight--;
+                handled++;
+            });
     });
     server.keepAliveTimeout = 60_000;
 
