@@ -23,12 +23,29 @@ export interface TestSchema {
     zodSchemas: ZodSchemas;
     /** Disconnects and removes the database. */
     cleanup: () => Promise<void>;
+    /** SQLite: the database file. */
+    dbFile?: string;
+    /** The connection URL of this test database (`file:…` for SQLite, `postgresql://…` for PostgreSQL). */
+    databaseUrl: string;
+    /**
+     * Another raw client of this schema's generated Prisma client, over the given driver adapter
+     * (e.g. a read-only SQLite connection, or PostgreSQL through a proxy). The caller disconnects it.
+     */
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    createClient: (adapter: unknown, options?: Record<string, unknown>) => any;
+    /** The policy-enforcing client over any client of this schema (e.g. one from `createClient`). */
+    enhanceClient: (client: unknown, user?: Record<string, unknown>) => DbClientContract;
 }
 
 export interface LoadOptions {
     provider?: Provider;
     /** Extra Prisma preview features for the generator (e.g. `fullTextSearchPostgres`). */
     previewFeatures?: string[];
+    /**
+     * SQLite only, for the returned `prisma`: `wal` switches the file to WAL journal mode (as the demo's
+     * database), `timeout` is better-sqlite3's busy timeout in ms (the demo uses 5000).
+     */
+    sqlite?: { wal?: boolean; timeout?: number };
 }
 
 const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
@@ -54,6 +71,8 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     let prisma: any;
     let dropDb: () => Promise<void>;
+    let dbFile: string | undefined;
+    let databaseUrl: string;
 
     if (provider === 'sqlite') {
         fs.mkdirSync(SQLITE_DIR, { recursive: true });
@@ -69,8 +88,18 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         }
         const file = path.join(SQLITE_DIR, `${id}.db`);
         fs.copyFileSync(template, file);
+        if (options.sqlite?.wal) {
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            const Database = require('better-sqlite3');
+            const db = new Database(file);
+            db.pragma('journal_mode = WAL');
+            db.close();
+        }
+        dbFile = file;
+        databaseUrl = `file:${file}`;
         const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
-        prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
+        const timeout = options.sqlite?.timeout;
+        prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout }) });
         dropDb = async () => {
             for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
                 fs.rmSync(f, { force: true });
@@ -87,8 +116,9 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         } finally {
             await client.end();
         }
+        databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
-        prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: `${PG_URL_BASE}/${dbName}` }) });
+        prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
         dropDb = async () => {
             await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
         };
@@ -100,6 +130,10 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         enhance: (user) => enhance(prisma, user ? { user } : {}),
         modelMeta,
         zodSchemas,
+        dbFile,
+        databaseUrl,
+        createClient: (adapter, clientOptions = {}) => new PrismaClient({ ...clientOptions, adapter }),
+        enhanceClient: (client, user) => enhance(client, user ? { user } : {}),
         cleanup: async () => {
             await prisma.$disconnect();
             await dropDb();

@@ -40,9 +40,43 @@ export class BadRequestError extends Error {
     }
 }
 
-const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024']);
+const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024', 'P2037']);
 const UNAVAILABLE_TEXT =
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist/i;
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly/i;
+
+const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
+const BUSY_MESSAGE = 'the database is busy, try again later';
+const CONFLICT_MESSAGE = 'the request conflicted with a concurrent transaction, try again';
+
+/**
+ * Transient failures of a healthy database, answered like an unavailable one (503, try again):
+ * P2028 = an interactive transaction could not start in time or outlived its timeout (the database or
+ * the connection pool is saturated), P2034 = write conflict or deadlock.
+ */
+const TRANSIENT_CODES: Readonly<Record<string, string>> = { P2028: BUSY_MESSAGE, P2034: CONFLICT_MESSAGE };
+
+/** Driver adapter error kinds (`DriverAdapterError.cause.kind`) that mean the database cannot serve now. */
+const UNAVAILABLE_DRIVER_KINDS = new Set([
+    'DatabaseNotReachable',
+    'DatabaseDoesNotExist',
+    'DatabaseAccessDenied',
+    'AuthenticationFailed',
+    'ConnectionClosed',
+    'SocketTimeout',
+    'TlsConnectionError',
+    'TooManyConnections',
+]);
+
+/**
+ * SQLSTATEs of PostgreSQL (and compatible) errors that are the database's condition, not the request's:
+ * class 08 connection exception, 53 insufficient resources, 57P operator intervention (terminated
+ * backend, shutdown, starting up), 58 system error; serialization failure, deadlock and lock timeout are
+ * conflicts with concurrent transactions (retry).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
+const CONFLICT_SQLSTATE = new Set(['40001', '40P01', '55P03']);
+/** SQLite result codes (with their extended forms) that mean the file cannot be used now. */
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|READONLY|CANTOPEN|IOERR|FULL|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
 
 /** The last meaningful line of an ORM message: drops the invocation banner, file paths and the echoed query. */
 export function cleanOrmMessage(message: string): string {
@@ -77,6 +111,36 @@ function textOf(err: unknown): string {
     return text;
 }
 
+/**
+ * The client-safe message when a driver adapter error (`{ name: 'DriverAdapterError', cause: { kind, code?,
+ * originalCode? } }`, alone or as `meta.driverAdapterError` of a Prisma error) is the database's condition
+ * rather than the request's fault; otherwise undefined.
+ */
+function driverCondition(err: unknown): string | undefined {
+    if (typeof err !== 'object' || err === null) {
+        return undefined;
+    }
+    const cause = (err as { cause?: unknown }).cause;
+    if (typeof cause !== 'object' || cause === null) {
+        return undefined;
+    }
+    const { kind, code, originalCode } = cause as { kind?: unknown; code?: unknown; originalCode?: unknown };
+    if (kind === 'TransactionWriteConflict') {
+        return CONFLICT_MESSAGE;
+    }
+    if (typeof kind === 'string' && UNAVAILABLE_DRIVER_KINDS.has(kind)) {
+        return UNAVAILABLE_MESSAGE;
+    }
+    const state = typeof code === 'string' ? code : typeof originalCode === 'string' ? originalCode : undefined;
+    if (state === undefined) {
+        return undefined;
+    }
+    if (CONFLICT_SQLSTATE.has(state)) {
+        return CONFLICT_MESSAGE;
+    }
+    return UNAVAILABLE_SQLSTATE.test(state) || UNAVAILABLE_SQLITE.test(state) ? UNAVAILABLE_MESSAGE : undefined;
+}
+
 export function classifyError(err: unknown): ClassifiedError {
     if (err instanceof BadRequestError || err instanceof CodecError) {
         return { kind: 'bad-request', message: err.message };
@@ -105,16 +169,27 @@ export function classifyError(err: unknown): ClassifiedError {
             const fields = Array.isArray(target) ? target.join(', ') : typeof target === 'string' ? target : undefined;
             return { kind: 'unique', message: fields ? `unique constraint violated on (${fields})` : 'unique constraint violated', ormCode: code };
         }
-        if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_TEXT.test(textOf(err))) {
-            return { kind: 'unavailable', message: 'the database is unavailable, try again later', ormCode: code };
+        const transient = TRANSIENT_CODES[code] ?? driverCondition(meta.driverAdapterError);
+        if (transient) {
+            return { kind: 'unavailable', message: transient, ormCode: code };
+        }
+        if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_TEXT.test(textOf(err))) {
+            return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
         }
         return { kind: 'orm', message, ormCode: code };
     }
     if (name === 'PrismaClientValidationError') {
         return { kind: 'validation', message: cleanOrmMessage((err as Error).message) };
     }
+    if (name === 'DriverAdapterError') {
+        // a driver error Prisma did not translate (e.g. a deadlock or a terminated backend inside a transaction)
+        const condition = driverCondition(err);
+        if (condition) {
+            return { kind: 'unavailable', message: condition };
+        }
+    }
     if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err))) {
-        return { kind: 'unavailable', message: 'the database is unavailable, try again later', ormCode: code };
+        return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
     }
     if (name === 'PrismaClientUnknownRequestError') {
         return { kind: 'orm', message: 'the data layer rejected the request' };
