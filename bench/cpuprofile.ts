@@ -86,7 +86,7 @@ function shortLocation(url: string, line: number): string {
             ? clean.slice(build + 'zenstack-api-bench/'.length)
             : nm >= 0
               ? clean.slice(nm + 'node_modules/'.length)
-              : clean.replace(/^.*?\/(bench|src)\//, '$1/');
+              : clean.replace(/^.*\/\.zenstack-test\/[^/]+\//, 'generated/').replace(/^.*?\/(bench|src)\//, '$1/');
     return `${rel}:${line + 1}`;
 }
 

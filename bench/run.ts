@@ -99,7 +99,19 @@ function gitCommit(): string {
     }
 }
 
-function resultsBlock(config: BenchConfig, runs: Run[], scenarios: Scenario[], pre: PreflightResult, loadBefore: number[], started: Date): string {
+/**
+ * The generated results. `internal` (bench/RESULTS.md) adds the targets and where our ORM calls differ
+ * from upstream's; the user documentation gets the measurements only.
+ */
+function resultsBlock(
+    config: BenchConfig,
+    runs: Run[],
+    scenarios: Scenario[],
+    pre: PreflightResult,
+    loadBefore: number[],
+    started: Date,
+    internal: boolean,
+): string {
     const machine = describeMachine();
     const summaries = summarize(scenarios, config.impls, runs);
     const rss = rssTable(summaries);
@@ -121,8 +133,8 @@ function resultsBlock(config: BenchConfig, runs: Run[], scenarios: Scenario[], p
             'the rounds; lower is better, and much less disturbed than req/s by other processes on the machine):',
         cpuTable(summaries),
         rss ? `Peak RSS of the server process while serving the 1,000-row scenarios (VmHWM, median over rounds):\n\n${rss}` : '',
-        targets.length ? `Targets:\n\n${targets.join('\n')}` : '',
-        diffs.length
+        internal && targets.length ? `Targets:\n\n${targets.join('\n')}` : '',
+        internal && diffs.length
             ? `Where our ORM calls differ from upstream's (one request, from the pre-flight):\n\n` +
               diffs.map((d) => `- ${d.scenario}: ours \`${d.ours.join(' ; ')}\`; upstream \`${d.upstream.join(' ; ')}\``).join('\n')
             : '',
@@ -153,7 +165,8 @@ async function main(): Promise<void> {
     }
 
     const runs = await measure(config, setup, serverScript, scenarios);
-    const block = resultsBlock(config, runs, scenarios, pre, loadBefore, started);
+    const block = resultsBlock(config, runs, scenarios, pre, loadBefore, started, true);
+    const publicBlock = resultsBlock(config, runs, scenarios, pre, loadBefore, started, false);
     const failures = statusFailures(runs);
     fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ config, started, runs }, null, 2));
     fs.writeFileSync(path.join(DATA_DIR, 'last-run.md'), `${block}\n`);
@@ -167,7 +180,7 @@ async function main(): Promise<void> {
     const write = config.write === 'always' || (config.write === 'auto' && complete && failures.length === 0);
     if (write) {
         writeBlock(RESULTS_FILE, 'results', block);
-        writeBlock(PERFORMANCE_DOC, 'results', block);
+        writeBlock(PERFORMANCE_DOC, 'results', publicBlock);
         say(`wrote ${path.relative(PROJECT_ROOT, RESULTS_FILE)} and ${path.relative(PROJECT_ROOT, PERFORMANCE_DOC)}`);
     } else {
         say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
