@@ -26,6 +26,15 @@ export interface StartOptions {
 
 const RUN_DIR = path.join(DATA_DIR, 'run');
 
+/** Servers still running: killed if the benchmark itself exits early (Ctrl-C, crash). */
+const live = new Set<ChildProcess>();
+process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => process.exit(130));
+}
+
 function removeDb(file: string): void {
     for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
 }
@@ -49,6 +58,8 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
             ...options.env,
         },
     });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
         stderr += chunk.toString('utf8');
