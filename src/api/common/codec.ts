@@ -130,6 +130,9 @@ superjson.registerCustom<Uint8Array, string>(
 
 /** Escapes a key the way superjson does in dotted paths. */
 export function escapePathKey(key: string): string {
+    if (!key.includes('.') && !key.includes('\\')) {
+        return key;
+    }
     return key.replace(/\\/g, '\\\\').replace(/\./g, '\\.');
 }
 
@@ -138,57 +141,88 @@ function joinPath(prefix: string, key: string | number): string {
     return prefix ? `${prefix}.${k}` : k;
 }
 
+/** Builds a superjson dotted path from a base path and the keys below it (empty prefixes are dropped). */
+function pathOf(basePath: string, keys: readonly (string | number)[], depth: number, last: string | number): string {
+    let path = basePath;
+    for (let i = 0; i < depth; i++) {
+        path = joinPath(path, keys[i]);
+    }
+    return joinPath(path, last);
+}
+
 /**
  * Encodes a value tree in one pass: returns the JSON-safe copy and the tags of its complex
  * values (or `undefined` when there is none). Plain objects and arrays are copied only along
- * branches that hold a complex value.
+ * branches that hold a complex value. Plain scalars (strings, booleans, finite numbers, null)
+ * are passed over without a call, and a path string is built only when a tag is recorded: the
+ * keys leading to the current container are kept on a stack.
  */
 export function serializeValue(value: unknown, basePath = ''): { json: unknown; values?: Record<string, unknown> } {
-    const values: Record<string, unknown> = {};
-    let found = false;
+    let values: Record<string, unknown> | undefined;
+    const keys: (string | number)[] = [];
+    let depth = 0;
 
-    const visit = (v: unknown, path: string): unknown => {
-        if (v === null || typeof v !== 'object') {
+    // the tags of a non-plain value, or undefined; `encoded` receives its JSON form
+    let encoded: unknown;
+    const tagOf = (v: unknown): unknown[] | undefined => {
+        if (typeof v !== 'object') {
             if (typeof v === 'bigint') {
-                values[path] = [BIGINT_TAG];
-                found = true;
-                return v.toString();
+                encoded = v.toString();
+                return [BIGINT_TAG];
             }
             if (typeof v === 'number' && !Number.isFinite(v)) {
-                values[path] = ['number'];
-                found = true;
-                return String(v);
+                encoded = String(v);
+                return ['number'];
             }
-            return v;
+            return undefined;
         }
         if (v instanceof Date) {
-            values[path] = [DATE_TAG];
-            found = true;
-            return Number.isNaN(v.getTime()) ? null : v.toISOString();
+            encoded = Number.isNaN(v.getTime()) ? null : v.toISOString();
+            return [DATE_TAG];
         }
         if (v instanceof Uint8Array) {
-            values[path] = [BYTES_TAG];
-            found = true;
-            return encodeBytes(v);
+            encoded = encodeBytes(v);
+            return [BYTES_TAG];
         }
         if (Decimal.isDecimal(v)) {
-            values[path] = [DECIMAL_TAG];
-            found = true;
-            return (v as Decimal).toString();
+            encoded = (v as Decimal).toString();
+            return [DECIMAL_TAG];
         }
-        if (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
+        if (v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
             const nullName = jsonNullNameOf(v);
             if (nullName) {
-                values[path] = [['custom', nullName]];
-                found = true;
-                return null;
+                encoded = null;
+                return [['custom', nullName]];
             }
         }
+        return undefined;
+    };
+
+    // encodes the child `key` of the container at the current depth
+    const child = (v: unknown, key: string | number): unknown => {
+        if (v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) {
+            return v;
+        }
+        const tags = tagOf(v);
+        if (tags) {
+            (values ??= {})[pathOf(basePath, keys, depth, key)] = tags;
+            return encoded;
+        }
+        if (typeof v !== 'object') {
+            return v;
+        }
+        keys[depth++] = key;
+        const out = container(v as object);
+        depth--;
+        return out;
+    };
+
+    const container = (v: object): unknown => {
         if (Array.isArray(v)) {
             let out: unknown[] | undefined;
             for (let i = 0; i < v.length; i++) {
-                const item = v[i];
-                const enc = visit(item, joinPath(path, i));
+                const item: unknown = v[i];
+                const enc = child(item, i);
                 if (enc !== item && !out) {
                     out = v.slice(0, i);
                 }
@@ -199,26 +233,29 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             return out ?? v;
         }
         let out: Record<string, unknown> | undefined;
-        const keys = Object.keys(v);
-        for (let i = 0; i < keys.length; i++) {
-            const key = keys[i];
-            const item = (v as Record<string, unknown>)[key];
-            const enc = visit(item, joinPath(path, key));
-            if (enc !== item && !out) {
-                out = {};
-                for (let j = 0; j < i; j++) {
-                    out[keys[j]] = (v as Record<string, unknown>)[keys[j]];
-                }
-            }
-            if (out) {
-                out[key] = enc;
+        const record = v as Record<string, unknown>;
+        const names = Object.keys(record);
+        for (let i = 0; i < names.length; i++) {
+            const key = names[i];
+            const item = record[key];
+            const enc = child(item, key);
+            if (enc !== item) {
+                // a spread copy keeps the key order; only the encoded values are replaced
+                (out ??= { ...record })[key] = enc;
             }
         }
         return out ?? v;
     };
 
-    const json = visit(value, basePath);
-    return found ? { json, values } : { json };
+    let json: unknown = value;
+    const tags = tagOf(value);
+    if (tags) {
+        values = { [basePath]: tags };
+        json = encoded;
+    } else if (value !== null && typeof value === 'object') {
+        json = container(value);
+    }
+    return values ? { json, values } : { json };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
