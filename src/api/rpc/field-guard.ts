@@ -117,8 +117,26 @@ function checkReadArgs(w: Walk, args: Record<string, unknown>): void {
     checkNested(w, args.select);
 }
 
+/** Whether any field of the schema is read-protected or omitted (cached per registry): without one, no argument can be refused. */
+const guardedRegistries = new WeakMap<ModelRegistry, boolean>();
+
+function hasProtectedFields(registry: ModelRegistry): boolean {
+    let found = guardedRegistries.get(registry);
+    if (found === undefined) {
+        found = false;
+        for (const model of registry.models.values()) {
+            for (const field of model.fields.values()) {
+                if (field.readProtected || ('omitted' in field && field.omitted)) found = true;
+            }
+        }
+        guardedRegistries.set(registry, found);
+    }
+    return found;
+}
+
 /** Checks one call's arguments against the model's protected fields; throws a BadRequestError. */
 export function guardProtectedFields(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
+    if (!hasProtectedFields(registry)) return;
     const w: Walk = { registry, model };
     checkReadArgs(w, args);
     for (const agg of AGGREGATES) {

@@ -37,8 +37,32 @@ export function splitRoutePath(path: string): [string, string] {
  * accept is a bad request.
  */
 export function resolveRoute(registry: ModelRegistry, method: string, path: string): Route {
-    const [first, second] = splitRoutePath(path);
     const verb = (method ?? '').toUpperCase();
+    let cache = routeCaches.get(registry);
+    const key = `${verb} ${path ?? ''}`;
+    const cached = cache?.get(key);
+    if (cached) {
+        return cached;
+    }
+    const route = resolveUncached(registry, verb, path);
+    if (route.kind === 'operation') {
+        if (!cache) {
+            cache = new Map();
+            routeCaches.set(registry, cache);
+        } else if (cache.size >= ROUTE_CACHE_SIZE) {
+            cache.clear();
+        }
+        cache.set(key, route);
+    }
+    return route;
+}
+
+/** Resolved operation routes by method and path, per registry (bounded: cleared when full). */
+const routeCaches = new WeakMap<ModelRegistry, Map<string, Route>>();
+const ROUTE_CACHE_SIZE = 1000;
+
+function resolveUncached(registry: ModelRegistry, verb: string, path: string): Route {
+    const [first, second] = splitRoutePath(path);
 
     if (first === TRANSACTION_SEGMENT) {
         if (!TRANSACTION_MODES.has(second)) {

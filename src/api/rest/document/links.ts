@@ -7,9 +7,13 @@ import type { PageQuery } from '../query/types';
  * once; only ids and query values are encoded per request.
  */
 
+const LITERAL: Record<string, string> = { '%5B': '[', '%5D': ']', '%2C': ',', '%24': '$', '%3A': ':', '%2F': '/', '%40': '@' };
+const KEPT_LITERAL = /%(5B|5D|2C|24|3A|2F|40)/gi;
+
 /** Percent-encodes a query key or value, keeping the characters JSON:API links show literally. */
 function encodeQueryPart(text: string): string {
-    return encodeURIComponent(text).replace(/%(5B|5D|2C|24|3A|2F|40)/gi, (m) => decodeURIComponent(m));
+    const encoded = encodeURIComponent(text);
+    return encoded.includes('%') ? encoded.replace(KEPT_LITERAL, (m) => LITERAL[m.toUpperCase()]) : encoded;
 }
 
 /** `k=v&k2=v2` from ordered entries. */
