@@ -1,2 +1,3 @@
 export * from './api';
 export type { AdapterBaseOptions, HandleRequestFn, LoggerConfig, LoggerMethod, RequestContext, Response } from './types';
+export { withTransactionCleanup, type DriverAdapterFactoryLike } from './driver/transaction-cleanup';

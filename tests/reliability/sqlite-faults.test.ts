@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { healthy, probesFor, sendProbes, statuses, titlesOf, unavailableProblem, type ProbeResult } from './support/probes';
 import { startApi, type RunningApi } from './support/server';
@@ -133,5 +134,92 @@ describe('SQLite faults through the Express adapter', () => {
         }
         expect(storedTitles(file)).toEqual(['seeded', ...titlesOf('restored')]);
         fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('disk full (max_page_count reached): writes answer 503, reads 200; writable again once there is room', async () => {
+        const probes = probesFor(author);
+        const pages = Number((await s.prisma.$queryRawUnsafe('PRAGMA page_count'))[0].page_count);
+        await s.prisma.$queryRawUnsafe(`PRAGMA max_page_count = ${pages}`);
+        const big = 'x'.repeat(8000);
+        const fill = { data: { title: 'big', authorId: author, comments: { create: [{ content: big }, { content: big }] } } };
+        const full = await sendProbes(api.origin, [{ ...probes[2], request: () => ({ method: 'POST', path: '/api/rpc/post/create', body: fill, user: author }) }], 'full');
+        expect(full.map(unavailableProblem).filter(Boolean)).toEqual([]);
+        expect(full[0].res.body.error.code).toBe('SQLITE_FULL');
+
+        await s.prisma.$queryRawUnsafe('PRAGMA max_page_count = 1073741823');
+        expect(statuses(await sendProbes(api.origin, probes, 'room'))).toEqual(healthy(probes));
+        expect(storedTitles()).toEqual(['seeded', ...titlesOf('room')]);
+    });
+});
+
+describe('SQLite in rollback-journal mode (no WAL): another process reading while a transaction commits', () => {
+    // SQLite's default journal mode: COMMIT needs every reader gone, and fails with SQLITE_BUSY after the busy timeout
+    let s: TestSchema;
+    let author: number;
+
+    beforeEach(async () => {
+        s = await loadSchema(undefined, { sqlite: { timeout: BUSY_TIMEOUT_MS } });
+        author = (await s.prisma.user.create({ data: { email: 'author@journal.test' } })).id;
+    });
+
+    afterEach(() => s.cleanup());
+
+    /**
+     * Sends one write while another connection holds a read transaction (its COMMIT fails), then, with
+     * the reader gone, writes one row outside any transaction through the same client.
+     */
+    async function commitBlocked(client: { $executeRawUnsafe(sql: string): Promise<number> }) {
+        const api = await startApi(s, client);
+        try {
+            const reader = new Database(s.dbFile!);
+            reader.exec('BEGIN');
+            reader.prepare('SELECT count(*) FROM "Post"').get();
+            const blocked = await sendProbes(api.origin, probesFor(author).filter((p) => p.name === 'RPC create'), 'blocked');
+            reader.exec('COMMIT');
+            reader.close();
+            await client.$executeRawUnsafe(`INSERT INTO "User" ("email") VALUES ('after@journal.test')`);
+            return { blocked, api };
+        } catch (err) {
+            await api.close();
+            throw err;
+        }
+    }
+
+    /** Whether another connection (not waiting for locks) sees the row written after the failed COMMIT. */
+    function rowVisible(): boolean {
+        const db = new Database(s.dbFile!, { readonly: true, timeout: 0 });
+        try {
+            return db.prepare(`SELECT 1 FROM "User" WHERE "email" = 'after@journal.test'`).get() !== undefined;
+        } finally {
+            db.close();
+        }
+    }
+
+    it('with withTransactionCleanup: 503 while the reader is there, 2xx as soon as it is gone', async () => {
+        const client = s.createClient(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl, timeout: BUSY_TIMEOUT_MS })));
+        const { blocked, api } = await commitBlocked(client);
+        try {
+            expect(blocked.map(unavailableProblem).filter(Boolean)).toEqual([]);
+            expect(rowVisible()).toBe(true);
+            const probes = probesFor(author);
+            expect(statuses(await sendProbes(api.origin, probes, 'free'))).toEqual(healthy(probes));
+        } finally {
+            await api.close();
+            await client.$disconnect();
+        }
+        expect(storedTitles(s.dbFile!)).toEqual(titlesOf('free'));
+    });
+
+    it('without it (Prisma 6.19): after a failed COMMIT the connection stays inside the dead transaction and keeps the file locked', async () => {
+        // why the wrapper exists: the adapter neither rolls back nor releases its transaction lock, so every later
+        // transaction of the application waits for ever, later writes outside transactions are never committed,
+        // and the pending lock keeps every other connection from even reading the file until the process exits
+        const client = s.createClient(new PrismaBetterSQLite3({ url: s.databaseUrl, timeout: BUSY_TIMEOUT_MS }));
+        const { blocked, api } = await commitBlocked(client);
+        await api.close();
+        expect(blocked.map(unavailableProblem).filter(Boolean)).toEqual([]);
+        expect(() => rowVisible()).toThrow(/database is locked/);
+        await client.$disconnect();
+        expect(rowVisible()).toBe(false);
     });
 });

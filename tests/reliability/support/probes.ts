@@ -10,22 +10,28 @@ export interface Probe {
     protocol: Protocol;
     write: boolean;
     request: (tag: string) => HttpRequest;
+    /** The titles of the posts the request writes when it succeeds. */
+    titles: (tag: string) => string[];
 }
+
+const none = () => [];
 
 export function probesFor(author: number): Probe[] {
     return [
-        { name: 'RPC read', protocol: 'rpc', write: false, request: () => ({ method: 'GET', path: `/api/rpc/post/findMany${q({ take: 5 })}`, user: author }) },
-        { name: 'REST read', protocol: 'rest', write: false, request: () => ({ method: 'GET', path: '/api/rest/post?page[limit]=5', user: author }) },
+        { name: 'RPC read', protocol: 'rpc', write: false, titles: none, request: () => ({ method: 'GET', path: `/api/rpc/post/findMany${q({ take: 5 })}`, user: author }) },
+        { name: 'REST read', protocol: 'rest', write: false, titles: none, request: () => ({ method: 'GET', path: '/api/rest/post?page[limit]=5', user: author }) },
         {
             name: 'RPC create',
             protocol: 'rpc',
             write: true,
+            titles: (tag) => [`${tag} rpc`],
             request: (tag) => ({ method: 'POST', path: '/api/rpc/post/create', body: { data: { title: `${tag} rpc`, authorId: author } }, user: author }),
         },
         {
             name: 'REST create',
             protocol: 'rest',
             write: true,
+            titles: (tag) => [`${tag} rest`],
             request: (tag) => ({
                 method: 'POST',
                 path: '/api/rest/post',
@@ -37,6 +43,7 @@ export function probesFor(author: number): Probe[] {
             name: 'RPC transaction',
             protocol: 'rpc',
             write: true,
+            titles: (tag) => [`${tag} tx 1`, `${tag} tx 2`],
             request: (tag) => ({
                 method: 'POST',
                 path: '/api/rpc/$transaction/sequential',
@@ -50,9 +57,9 @@ export function probesFor(author: number): Probe[] {
     ];
 }
 
-/** Titles a probe run with `tag` writes when it succeeds. */
+/** Titles a run of all probes with `tag` writes when it succeeds, in order. */
 export function titlesOf(tag: string): string[] {
-    return [`${tag} rpc`, `${tag} rest`, `${tag} tx 1`, `${tag} tx 2`];
+    return probesFor(0).flatMap((p) => p.titles(tag));
 }
 
 export interface ProbeResult {

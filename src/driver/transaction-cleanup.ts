@@ -1,0 +1,112 @@
+/**
+ * A wrapper for Prisma driver adapter factories (`PrismaPg`, `PrismaBetterSQLite3` …) that keeps a
+ * failed COMMIT or ROLLBACK from leaking the transaction's connection.
+ *
+ * Prisma 6 sends COMMIT/ROLLBACK through the transaction's `executeRaw` and only then calls the
+ * transaction's `commit()`/`rollback()`, which is where an adapter gives its connection back. When the
+ * statement fails — the connection was cut mid-transaction (server restart, failover,
+ * `pg_terminate_backend`), or SQLite could not commit — that call never happens: with node-postgres the
+ * connection stays checked out of the pool for ever (after `max` such events every request waits for
+ * a connection that never comes); with better-sqlite3 the adapter's transaction lock is never released.
+ * The wrapper releases the transaction whenever its COMMIT or ROLLBACK fails (rolling back first after a
+ * failed COMMIT, so that a shared connection is not left inside a transaction), and passes everything
+ * else through unchanged.
+ *
+ *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
+ */
+
+interface SqlQuery {
+    sql: string;
+}
+
+interface DriverTransaction {
+    executeRaw(query: SqlQuery): Promise<unknown>;
+    commit(): Promise<void>;
+    rollback(): Promise<void>;
+}
+
+interface DriverAdapter {
+    startTransaction(...args: unknown[]): Promise<DriverTransaction>;
+}
+
+/** The part of a Prisma driver adapter factory the wrapper relies on. */
+export interface DriverAdapterFactoryLike {
+    readonly provider: string;
+    readonly adapterName: string;
+    connect(): Promise<unknown>;
+}
+
+/** A proxy that serves `overrides` and otherwise the target's members, methods bound to the target (private fields). */
+function withOverrides<T extends object>(target: T, overrides: Record<string, unknown>): T {
+    return new Proxy(target, {
+        get(t, prop) {
+            if (typeof prop === 'string' && Object.prototype.hasOwnProperty.call(overrides, prop)) {
+                return overrides[prop];
+            }
+            const value: unknown = Reflect.get(t, prop, t);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        },
+    });
+}
+
+function endStatement(query: SqlQuery): 'COMMIT' | 'ROLLBACK' | undefined {
+    const sql = typeof query?.sql === 'string' ? query.sql.trim().toUpperCase() : '';
+    return sql === 'COMMIT' || sql === 'ROLLBACK' ? sql : undefined;
+}
+
+function wrapTransaction(tx: DriverTransaction): DriverTransaction {
+    let released = false;
+    const release = async (how: 'commit' | 'rollback') => {
+        if (released) return;
+        released = true;
+        await (how === 'commit' ? tx.commit() : tx.rollback());
+    };
+    return withOverrides(tx, {
+        executeRaw: async (query: SqlQuery) => {
+            const end = endStatement(query);
+            if (!end) {
+                return tx.executeRaw(query);
+            }
+            try {
+                return await tx.executeRaw(query);
+            } catch (err) {
+                if (end === 'COMMIT') {
+                    // a connection that is still alive must not stay inside the failed transaction
+                    await tx.executeRaw({ ...query, sql: 'ROLLBACK' }).catch(() => undefined);
+                }
+                await release('rollback').catch(() => undefined);
+                throw err;
+            }
+        },
+        commit: () => release('commit'),
+        rollback: () => release('rollback'),
+    });
+}
+
+function wrapAdapter<A>(adapter: A): A {
+    const inner = adapter as unknown as DriverAdapter;
+    if (typeof inner?.startTransaction !== 'function') {
+        return adapter;
+    }
+    return withOverrides(inner, {
+        startTransaction: async (...args: unknown[]) => wrapTransaction(await inner.startTransaction(...args)),
+    }) as unknown as A;
+}
+
+/**
+ * Wraps a driver adapter factory so that a transaction whose COMMIT or ROLLBACK fails still gives its
+ * connection (or lock) back. Pass the result as `adapter` to `new PrismaClient`.
+ */
+export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(factory: F): F {
+    if (typeof factory?.connect !== 'function') {
+        throw new TypeError('withTransactionCleanup: expected a Prisma driver adapter factory (e.g. new PrismaPg(...))');
+    }
+    const overrides: Record<string, unknown> = {
+        connect: async () => wrapAdapter(await factory.connect()),
+    };
+    const shadow = (factory as { connectToShadowDb?: () => Promise<unknown> }).connectToShadowDb;
+    if (typeof shadow === 'function') {
+        overrides.connectToShadowDb = async () => wrapAdapter(await shadow.call(factory));
+    }
+    return withOverrides(factory, overrides);
+}
