@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import SuperJSON from 'superjson';
+import { isoString } from './iso-date';
 
 /**
  * The wire format for typed values, shared by both handlers: superjson-compatible
@@ -177,7 +178,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             return undefined;
         }
         if (v instanceof Date) {
-            encoded = Number.isNaN(v.getTime()) ? null : v.toISOString();
+            encoded = Number.isNaN(v.getTime()) ? null : isoString(v);
             return [DATE_TAG];
         }
         if (v instanceof Uint8Array) {

@@ -1,4 +1,5 @@
 import { BIGINT_TAG, BYTES_TAG, DATE_TAG, DECIMAL_TAG, encodeBytes, isDecimal } from '../../common/codec';
+import { isoString } from '../../common/iso-date';
 import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
 import type { RestModel } from '../schema';
@@ -44,7 +45,7 @@ interface Pending {
 
 /** Encodes one non-null scalar value; returns the JSON value and its tag (undefined for plain JSON). */
 function encodeScalar(value: unknown): [unknown, unknown] {
-    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : value.toISOString(), DATE_TAG];
+    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : isoString(value), DATE_TAG];
     if (typeof value === 'bigint') return [value.toString(), BIGINT_TAG];
     if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAG];
     if (isDecimal(value)) return [value.toString(), DECIMAL_TAG];
