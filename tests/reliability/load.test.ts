@@ -2,9 +2,9 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { describePg, requirePg } from '../support/postgres';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
-import { checkResponses, checkState, runOps, summarize } from './support/load';
+import { acked, checkResponses, checkState, runOps, summarize, type Outcome } from './support/load';
 import { startApi } from './support/server';
-import { buildOps, planCounts, prng, seedWorld } from './support/workload';
+import { buildOps, planCounts, prng, seedWorld, type Seed } from './support/workload';
 
 /**
  * Many concurrent mixed requests (reads, creates, nested creates, counter increments, retitles,
@@ -18,7 +18,27 @@ const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? Math.min(REQUESTS, 20
 const SEED = Number(process.env.LOAD_SEED ?? 20240611);
 const TIMEOUT = Math.max(120_000, REQUESTS * 200);
 
-async function runLoad(s: TestSchema, verifier: unknown) {
+/**
+ * Breaks the final state the way a faulty stack would (an acknowledged create lost, another stored
+ * twice, a lost increment, a relationship change undone) and returns what the state check reports:
+ * proof that the check can fail.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function tamper(prisma: any, seed: Seed, outcomes: Outcome[]): Promise<string[]> {
+    const first = (kind: string) => outcomes.find((o) => o.op.kind === kind && acked(o))!;
+    const lost = first('rest-create');
+    await prisma.post.delete({ where: { id: Number(lost.res!.body.data.id) } });
+    const twice = first('rpc-create');
+    await prisma.post.create({ data: { title: twice.op.marker, authorId: twice.op.author.id } });
+    const increment = first('rpc-increment');
+    await prisma.post.update({ where: { id: increment.op.author.counterPost }, data: { viewCount: { decrement: 1 } } });
+    const moved = first('move-rpc');
+    const move = seed.movable.find((m) => m.id === moved.op.comment)!;
+    await prisma.comment.update({ where: { id: move.id }, data: { postId: move.from } });
+    return checkState(prisma, seed, outcomes);
+}
+
+async function runLoad(s: TestSchema, verifier: unknown, checkTheCheck = false) {
     const counts = planCounts(REQUESTS);
     const seed = await seedWorld(s.prisma, counts);
     const ops = buildOps(counts, seed, prng(SEED));
@@ -32,6 +52,12 @@ async function runLoad(s: TestSchema, verifier: unknown) {
         // read back through a separate connection: what another process would see
         expect(await checkState(verifier, seed, outcomes)).toEqual([]);
         expect(api.logs.filter((l) => !l.startsWith('db-unavailable') && !l.startsWith('service-unavailable'))).toEqual([]);
+        if (checkTheCheck) {
+            const problems = (await tamper(verifier, seed, outcomes)).join('\n');
+            for (const expected of [/"rest-create \d+".*0 rows, expected 1/, /"rpc-create \d+".*2 rows, expected 1/, /viewCount \d+, expected \d+ acknowledged/, /comment \d+ \(move-rpc.*expected \d+/]) {
+                expect(problems).toMatch(expected);
+            }
+        }
         return summary;
     } finally {
         await api.close();
@@ -54,7 +80,8 @@ describe('load through the Express adapter [sqlite, WAL, busy timeout]', () => {
     it(
         `${REQUESTS} concurrent mixed requests: clean answers, nothing lost, nothing duplicated`,
         async () => {
-            await withSchema('sqlite', runLoad);
+            // on SQLite also proves that the state check catches lost, duplicated and undone writes
+            await withSchema('sqlite', (s, verifier) => runLoad(s, verifier, true));
         },
         TIMEOUT,
     );

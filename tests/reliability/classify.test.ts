@@ -1,0 +1,60 @@
+import { classifyError } from '../../src/api/common/errors';
+import { renderError as renderRestError } from '../../src/api/rest/errors';
+import { renderError as renderRpcError } from '../../src/api/rpc/errors';
+
+/**
+ * How database conditions are classified, for error shapes recorded from the real drivers here
+ * (Prisma 6.19 with @prisma/adapter-pg and @prisma/adapter-better-sqlite3): the database's condition
+ * is a 503 in both protocols, the request's fault keeps its 4xx, anything else stays a 500.
+ * The fault tests produce most of these for real; a deadlock or a write conflict cannot be provoked
+ * reliably through the API, so they are covered here.
+ */
+
+function prismaError(code: string, message: string, meta: Record<string, unknown> = {}): Error {
+    return Object.assign(new Error(message), { name: 'PrismaClientKnownRequestError', code, meta, clientVersion: '6.19.3' });
+}
+
+function driverError(message: string, cause: Record<string, unknown>): Error {
+    return Object.assign(new Error(message), { name: 'DriverAdapterError', cause });
+}
+
+const pgCause = (code: string, message: string) => ({ originalCode: code, originalMessage: message, kind: 'postgres', code, severity: 'ERROR', message });
+
+const CASES: [string, unknown, string, string?][] = [
+    // [what, error, expected kind, expected message (for 503s)]
+    ['transaction could not start in time (P2028)', prismaError('P2028', 'Transaction API error: Unable to start a transaction in the given time.'), 'unavailable', 'the database is busy, try again later'],
+    ['transaction outlived its timeout (P2028)', prismaError('P2028', 'Transaction API error: A commit cannot be executed on an expired transaction.', { operation: 'commit', timeout: 5000 }), 'unavailable', 'the database is busy, try again later'],
+    ['serialization failure (P2034)', prismaError('P2034', 'Transaction failed due to a write conflict or a deadlock. Please retry your transaction', { driverAdapterError: driverError('TransactionWriteConflict', { originalCode: '40001', kind: 'TransactionWriteConflict' }) }), 'unavailable', 'the request conflicted with a concurrent transaction, try again'],
+    ['deadlock inside a transaction (raw driver error 40P01)', driverError('deadlock detected', pgCause('40P01', 'deadlock detected')), 'unavailable', 'the request conflicted with a concurrent transaction, try again'],
+    ['session terminated mid-query (raw driver error 57P01)', driverError('terminating connection due to administrator command', { ...pgCause('57P01', 'terminating connection due to administrator command'), severity: 'FATAL' }), 'unavailable', 'the database is unavailable, try again later'],
+    ['server starting up (57P03) as a Prisma error', prismaError('P2010', 'Raw query failed. Code: `57P03`.', { driverAdapterError: driverError('postgres', pgCause('57P03', 'the database system is starting up')) }), 'unavailable'],
+    ['too many connections (P2037)', prismaError('P2037', 'Too many database connections opened'), 'unavailable'],
+    ['connection refused (P1001)', prismaError('P1001', "Can't reach database server at 127.0.0.1:1", { driverAdapterError: driverError('DatabaseNotReachable', { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 1 }) }), 'unavailable'],
+    ['SQLite disk full', prismaError('SQLITE_FULL', 'database or disk is full'), 'unavailable'],
+    ['SQLite I/O error', prismaError('SQLITE_IOERR_WRITE', 'disk I/O error'), 'unavailable'],
+    ['SQLite busy at COMMIT (raw driver error)', driverError('SocketTimeout', { originalCode: 'SQLITE_BUSY', originalMessage: 'database is locked', kind: 'SocketTimeout' }), 'unavailable'],
+    ['better-sqlite3 cannot open the file', new TypeError('Cannot open database because the directory does not exist'), 'unavailable'],
+    ['node-postgres pool timeout', new Error('timeout exceeded when trying to connect'), 'unavailable'],
+    // the request's fault, or unknown: unchanged
+    ['unique violation (P2002)', prismaError('P2002', 'Unique constraint failed on the fields: (`email`)', { target: ['email'] }), 'unique'],
+    ['foreign key violation (P2003)', prismaError('P2003', 'Foreign key constraint violated'), 'orm'],
+    ['invalid input in a raw driver error (22P02)', driverError('invalid input syntax for type integer', pgCause('22P02', 'invalid input syntax for type integer')), 'unknown'],
+    ['an unrelated TypeError', new TypeError("Cannot read properties of undefined (reading 'id')"), 'unknown'],
+];
+
+describe('classification of database conditions', () => {
+    const rows = CASES.map(([what, err, kind, message]) => ({ what, err, kind, message }));
+    it.each(rows)('$what → $kind', ({ err, kind, message }) => {
+        const c = classifyError(err);
+        expect(c.kind).toBe(kind);
+        if (message) expect(c.message).toBe(message);
+        if (kind === 'unavailable') {
+            expect(renderRpcError(err, null).status).toBe(503);
+            const rest = renderRestError(err, null);
+            expect(rest.status).toBe(503);
+            expect((rest.body as { errors: { code: string }[] }).errors[0].code).toBe('service-unavailable');
+            // nothing of the driver's text reaches the client
+            expect(JSON.stringify([renderRpcError(err, null).body, rest.body])).not.toMatch(/deadlock detected|administrator|directory|disk|SocketTimeout|starting up/);
+        }
+    });
+});
