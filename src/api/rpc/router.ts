@@ -31,6 +31,11 @@ export function splitRoutePath(path: string): [string, string] {
     return [segments[0], segments[1]];
 }
 
+/** Resolved operation routes by method and path, per registry (bounded: cleared when full). */
+const routeCaches = new WeakMap<ModelRegistry, Map<string, Route>>();
+const ROUTE_CACHE_SIZE = 1000;
+const ROUTE_CACHE_KEY_LENGTH = 200;
+
 /**
  * Resolves a request to a route. The model is looked up in the schema's model registry (never on
  * the client object), the operation in the operation table; a method the operation does not
@@ -45,7 +50,7 @@ export function resolveRoute(registry: ModelRegistry, method: string, path: stri
         return cached;
     }
     const route = resolveUncached(registry, verb, path);
-    if (route.kind === 'operation') {
+    if (route.kind === 'operation' && key.length <= ROUTE_CACHE_KEY_LENGTH) {
         if (!cache) {
             cache = new Map();
             routeCaches.set(registry, cache);
@@ -56,10 +61,6 @@ export function resolveRoute(registry: ModelRegistry, method: string, path: stri
     }
     return route;
 }
-
-/** Resolved operation routes by method and path, per registry (bounded: cleared when full). */
-const routeCaches = new WeakMap<ModelRegistry, Map<string, Route>>();
-const ROUTE_CACHE_SIZE = 1000;
 
 function resolveUncached(registry: ModelRegistry, verb: string, path: string): Route {
     const [first, second] = splitRoutePath(path);
