@@ -1,4 +1,6 @@
-import { errorBodyProblem, isAcceptableStatus, protocolOf, send, type HttpResponse } from './http';
+import { sendFromWorker } from './client-worker';
+import { errorBodyProblem, isAcceptableStatus, protocolOf, type HttpResponse } from './http';
+import { USER_HEADER } from './server';
 import { EXPECTATION, type Op, type OpKind, type Seed } from './workload';
 
 /** What one request of the workload got. */
@@ -7,28 +9,33 @@ export interface Outcome {
     res?: HttpResponse;
     /** The request itself failed (connection refused, reset …). */
     failure?: string;
+    /** When it was sent, from the start of the run, and how long it took (ms). */
+    at: number;
     ms: number;
 }
 
-/** Sends every request with at most `concurrency` in flight; all at once when concurrency ≥ ops. */
+/**
+ * Sends every request with at most `concurrency` in flight (all at once when concurrency ≥ ops), from a
+ * worker thread so that the clients do not share the server's event loop.
+ */
 export async function runOps(origin: string, ops: Op[], concurrency: number): Promise<{ outcomes: Outcome[]; durationMs: number }> {
-    const outcomes: Outcome[] = new Array(ops.length);
-    let next = 0;
-    const started = performance.now();
-    const worker = async () => {
-        while (next < ops.length) {
-            const i = next++;
-            const t0 = performance.now();
-            try {
-                const res = await send(origin, ops[i].request);
-                outcomes[i] = { op: ops[i], res, ms: performance.now() - t0 };
-            } catch (err) {
-                outcomes[i] = { op: ops[i], failure: String((err as Error)?.cause ?? err), ms: performance.now() - t0 };
-            }
+    const { out, durationMs } = await sendFromWorker(
+        origin,
+        ops.map((o) => o.request),
+        concurrency,
+        USER_HEADER,
+    );
+    const outcomes = out.map((sent, i): Outcome => {
+        if (!sent.res) return { op: ops[i], failure: sent.failure, at: sent.at, ms: sent.ms };
+        let body: unknown;
+        try {
+            body = sent.res.text ? JSON.parse(sent.res.text) : undefined;
+        } catch {
+            body = undefined;
         }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, ops.length) }, worker));
-    return { outcomes, durationMs: performance.now() - started };
+        return { op: ops[i], res: { ...sent.res, body }, at: sent.at, ms: sent.ms };
+    });
+    return { outcomes, durationMs };
 }
 
 export const acked = (o: Outcome): boolean => o.res !== undefined && o.res.status >= 200 && o.res.status < 300;
@@ -192,7 +199,23 @@ export interface LoadSummary {
     durationMs: number;
     perSecond: number;
     statuses: Record<string, number>;
-    latencyMs: { p50: number; p95: number; max: number };
+    latencyMs: Latency;
+    /** 503 answers by message (the database was busy or unavailable). */
+    unavailable: Record<string, number>;
+    /** Latency per kind of request. */
+    byKind: Record<string, Latency & { n: number }>;
+}
+
+interface Latency {
+    p50: number;
+    p95: number;
+    max: number;
+}
+
+function latency(ms: number[]): Latency {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+    return { p50: pct(0.5), p95: pct(0.95), max: Math.round(sorted[sorted.length - 1]) };
 }
 
 export function summarize(outcomes: Outcome[], durationMs: number, concurrency: number): LoadSummary {
@@ -201,14 +224,25 @@ export function summarize(outcomes: Outcome[], durationMs: number, concurrency: 
         const key = o.res ? String(o.res.status) : 'no response';
         statuses[key] = (statuses[key] ?? 0) + 1;
     }
-    const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]);
+    const unavailable: Record<string, number> = {};
+    for (const o of outcomes) {
+        if (o.res?.status !== 503) continue;
+        const message = String(o.res.body?.error?.message ?? o.res.body?.errors?.[0]?.detail);
+        unavailable[message] = (unavailable[message] ?? 0) + 1;
+    }
+    const byKind: LoadSummary['byKind'] = {};
+    for (const kind of new Set(outcomes.map((o) => o.op.kind))) {
+        const ms = outcomes.filter((o) => o.op.kind === kind).map((o) => o.ms);
+        byKind[kind] = { n: ms.length, ...latency(ms) };
+    }
     return {
         requests: outcomes.length,
         concurrency,
         durationMs: Math.round(durationMs),
         perSecond: Math.round((outcomes.length * 1000) / durationMs),
         statuses,
-        latencyMs: { p50: pct(0.5), p95: pct(0.95), max: Math.round(ms[ms.length - 1]) },
+        latencyMs: latency(outcomes.map((o) => o.ms)),
+        unavailable,
+        byKind,
     };
 }
