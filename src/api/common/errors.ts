@@ -53,7 +53,10 @@ const CONFLICT_MESSAGE = 'the request conflicted with a concurrent transaction, 
  * P2028 = an interactive transaction could not start in time or outlived its timeout (the database or
  * the connection pool is saturated), P2034 = write conflict or deadlock.
  */
-const TRANSIENT_CODES: Readonly<Record<string, string>> = { P2028: BUSY_MESSAGE, P2034: CONFLICT_MESSAGE };
+const TRANSIENT_CODES: ReadonlyMap<string, string> = new Map([
+    ['P2028', BUSY_MESSAGE],
+    ['P2034', CONFLICT_MESSAGE],
+]);
 
 /** Driver adapter error kinds (`DriverAdapterError.cause.kind`) that mean the database cannot serve now. */
 const UNAVAILABLE_DRIVER_KINDS = new Set([
@@ -169,7 +172,7 @@ export function classifyError(err: unknown): ClassifiedError {
             const fields = Array.isArray(target) ? target.join(', ') : typeof target === 'string' ? target : undefined;
             return { kind: 'unique', message: fields ? `unique constraint violated on (${fields})` : 'unique constraint violated', ormCode: code };
         }
-        const transient = TRANSIENT_CODES[code] ?? driverCondition(meta.driverAdapterError);
+        const transient = TRANSIENT_CODES.get(code) ?? driverCondition(meta.driverAdapterError);
         if (transient) {
             return { kind: 'unavailable', message: transient, ormCode: code };
         }
