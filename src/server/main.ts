@@ -9,14 +9,17 @@ import { enhance } from '@zenstackhq/runtime';
 import express from 'express';
 import path from 'node:path';
 import { ZenStackMiddleware } from '../adapters/express';
+import { withTransactionCleanup } from '../driver/transaction-cleanup';
 import { RestApiHandler } from '../api/rest';
 import { RPCApiHandler } from '../api/rpc';
 
 const port = Number(process.env.PORT ?? 3000);
 const dbFile = path.resolve(__dirname, '../..', process.env.DEMO_DB ?? 'dev.db');
 
-// WAL journal (set when the database is created) plus a busy timeout: concurrent writers wait instead of failing
-const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${dbFile}`, timeout: 5000 }) });
+// WAL journal (set when the database is created) plus a busy timeout: concurrent writers wait instead of failing;
+// withTransactionCleanup releases a transaction whose COMMIT/ROLLBACK fails (Prisma 6 would keep it locked)
+const adapter = withTransactionCleanup(new PrismaBetterSQLite3({ url: `file:${dbFile}`, timeout: 5000 }));
+const prisma = new PrismaClient({ adapter });
 
 /** DEMO ONLY: trusts a header. Replace with your session/JWT lookup. */
 function demoUser(req: express.Request): { id: number } | undefined {
