@@ -192,3 +192,42 @@ export function describeBlogApi(ctx: () => { base: string; rpc: string; rest: st
         expect(await prisma.post.findUnique({ where: { id: seeded.published } })).not.toBeNull();
     });
 }
+
+/** How to build an example app and serve its production build on a port. */
+export interface ExampleApp {
+    dir: string;
+    build: [command: string, args: string[]];
+    serve: (port: number) => [command: string, args: string[]];
+}
+
+/**
+ * The whole end-to-end suite of an example: builds it, starts it on a free port against a fresh seeded
+ * database, runs the blog API checks over HTTP, then stops the server and drops the database.
+ */
+export function describeExampleApp(title: string, app: ExampleApp): void {
+    let ctx: { base: string; rpc: string; rest: string; prisma: any; seeded: Seeded };
+    let cleanup: Array<() => Promise<void>> = [];
+
+    beforeAll(async () => {
+        build(app.dir, ...app.build);
+        const db = await createDatabase();
+        cleanup.push(db.drop);
+        const port = await freePort();
+        const [command, args] = app.serve(port);
+        const server = await startServer(app.dir, command, args, port, {
+            DATABASE_URL: `file:${db.file}`,
+            PUBLIC_URL: `http://127.0.0.1:${port}`,
+        });
+        cleanup.unshift(server.stop);
+        ctx = { base: `http://127.0.0.1:${port}`, rpc: '/api/model', rest: '/api/rest', prisma: db.prisma, seeded: db.seeded };
+    });
+
+    afterAll(async () => {
+        for (const fn of cleanup) await fn();
+        cleanup = [];
+    });
+
+    describe(title, () => {
+        describeBlogApi(() => ctx);
+    });
+}

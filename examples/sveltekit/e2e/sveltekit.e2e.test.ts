@@ -1,30 +1,9 @@
 import path from 'node:path';
-import { build, createDatabase, describeBlogApi, freePort, startServer, type Seeded } from '../../e2e/support';
+import { describeExampleApp } from '../../e2e/support';
 
 /** Builds the SvelteKit example (`vite build`), serves the production build (`vite preview`), talks HTTP. */
-const APP = path.resolve(__dirname, '..');
-
-let ctx: { base: string; rpc: string; rest: string; prisma: any; seeded: Seeded };
-let cleanup: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-    build(APP, 'vite', ['build']);
-    const db = await createDatabase();
-    cleanup.push(db.drop);
-    const port = await freePort();
-    const server = await startServer(APP, 'vite', ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], port, {
-        DATABASE_URL: `file:${db.file}`,
-        PUBLIC_URL: `http://127.0.0.1:${port}`,
-    });
-    cleanup.unshift(server.stop);
-    ctx = { base: `http://127.0.0.1:${port}`, rpc: '/api/model', rest: '/api/rest', prisma: db.prisma, seeded: db.seeded };
-});
-
-afterAll(async () => {
-    for (const fn of cleanup) await fn();
-    cleanup = [];
-});
-
-describe('examples/sveltekit (server hook + +server.ts route, production build)', () => {
-    describeBlogApi(() => ctx);
+describeExampleApp('examples/sveltekit (server hook + +server.ts route, production build)', {
+    dir: path.resolve(__dirname, '..'),
+    build: ['vite', ['build']],
+    serve: (port) => ['vite', ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1']],
 });
