@@ -75,7 +75,8 @@ function run(args: string[]): string {
         cwd: PROJECT_ROOT,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ZENSTACK_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', CHECKPOINT_DISABLE: '1' },
+        // DATABASE_URL: the Prisma CLI opens prisma.config.ts's adapter; keep it off the demo's dev.db
+        env: { ...process.env, ZENSTACK_DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', CHECKPOINT_DISABLE: '1', DATABASE_URL: ':memory:' },
         maxBuffer: 64 * 1024 * 1024,
     });
 }
