@@ -75,6 +75,9 @@ export class FuzzTarget {
 
     async start(): Promise<void> {
         this.server = http.createServer((req, res) => void this.nodeHandler(req, res));
+        // the client reuses keep-alive sockets across slow cases: a server closing an idle socket at the
+        // default 5 s races with the next request ("fetch failed"), which is not the handler's doing
+        this.server.keepAliveTimeout = 120_000;
         await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
         this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     }

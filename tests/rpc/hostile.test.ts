@@ -119,3 +119,32 @@ describe('arguments an operation does not take', () => {
         expect(await s.prisma.post.findMany({ orderBy: { id: 'asc' } })).toEqual(before);
     });
 });
+
+describe('select and include shaped as Prisma requires', () => {
+    // found by the long fuzz run: ZenStack's policy layer crashed (500) on a null include entry
+    it.each([
+        [{ include: { author: null } }, /"include.author" must be true, false or an object/],
+        [{ include: { z: null, y: false } }, /"include.z" must be true, false or an object/],
+        [{ select: { id: true, author: 'yes' } }, /"select.author" must be true, false or an object/],
+        [{ include: { author: { include: { posts: null } } } }, /"include.author.include.posts"/],
+        [{ select: { _count: { select: { posts: null } } } }, /"select._count.select.posts"/],
+        [{ include: 'author' }, /"include" must be an object/],
+    ])('%j answers 400 naming the member', async (args, message) => {
+        const res = await call('GET', '/post/findFirst', { q: args });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(message);
+    });
+
+    it('a top-level null select or include is not a crash', async () => {
+        for (const args of [{ include: null }, { select: null }]) {
+            const res = await call('GET', '/post/findFirst', { q: args });
+            expect(res.status).toBeLessThan(500);
+        }
+    });
+
+    it('valid nested shapes still work', async () => {
+        const res = await call('GET', '/post/findFirst', { q: { include: { author: { include: { posts: true } }, _count: { select: { comments: true } } } } });
+        expect(res.status).toBe(200);
+        expect(res.body.data.author.posts.length).toBeGreaterThan(0);
+    });
+});

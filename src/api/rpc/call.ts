@@ -2,6 +2,7 @@ import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
+import { checkSelectShape } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
@@ -37,6 +38,7 @@ export function prepareCall(
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
         }
     }
+    checkSelectShape(registry, model, args);
     guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(op.name, args, limits);
     return { model, op, args: applyJsonNulls(limited, jsonNulls, prisma) };
