@@ -3,7 +3,7 @@ import { deserializeValue, jsonNullNameOf, serializeValue } from '../../src/api/
 import { BadRequestError } from '../../src/api/common/errors';
 import { getModelRegistry, type ModelRegistry } from '../../src/api/common/model-registry';
 import { decodeArgs, readBodyArgs, readQueryArgs } from '../../src/api/rpc/input';
-import { getJsonNullObjects } from '../../src/api/rpc/json-nulls';
+import { getJsonNullObjects } from '../../src/api/common/prisma-nulls';
 import { OPERATIONS } from '../../src/api/rpc/operations';
 import { resolveRoute } from '../../src/api/rpc/router';
 import { formatIssues } from '../../src/api/rpc/validation';

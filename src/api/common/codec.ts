@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import SuperJSON from 'superjson';
+import { isObject } from './guards';
 import { isoString } from './iso-date';
 
 /**
@@ -259,10 +260,6 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
     return values ? { json, values } : { json };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export interface DeserializeOptions {
     /**
      * Supplies the value for a Json null marker tagged `["custom","DbNull"|"JsonNull"|"AnyNull"]`
@@ -304,14 +301,14 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
     if (meta === undefined || meta === null) {
         return json;
     }
-    if (!isPlainObject(meta)) {
+    if (!isObject(meta)) {
         throw new CodecError('serialization metadata must be an object');
     }
     const values = meta.values;
     if (values === undefined) {
         return json;
     }
-    if (!isPlainObject(values)) {
+    if (!isObject(values)) {
         throw new CodecError('serialization metadata "values" must be an object');
     }
     for (const [path, tags] of Object.entries(values)) {

@@ -38,7 +38,7 @@ export function prepareCall(
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
         }
     }
-    checkSelectShape(registry, model, args);
+    checkSelectShape(args);
     guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(op.name, args, limits);
     return { model, op, args: applyJsonNulls(limited, jsonNulls, prisma) };

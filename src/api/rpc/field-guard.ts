@@ -1,4 +1,5 @@
 import { BadRequestError } from '../common/errors';
+import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
 import type { Args } from './input';
 
@@ -24,9 +25,6 @@ function target(w: Walk, rel: RelationField): Walk | undefined {
     return model ? { registry: w.registry, model } : undefined;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function each(v: unknown, fn: (item: unknown) => void): void {
     if (Array.isArray(v)) v.forEach(fn);

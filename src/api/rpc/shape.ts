@@ -1,5 +1,5 @@
 import { BadRequestError } from '../common/errors';
-import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import { isObject } from '../common/guards';
 import type { Args } from './input';
 
 /**
@@ -8,11 +8,7 @@ import type { Args } from './input';
  * before Prisma validates them and crashes (a 500) on, e.g., `include: { author: null }`.
  */
 
-function isObject(v: unknown): v is Record<string, unknown> {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function checkShape(registry: ModelRegistry, model: ModelDef | undefined, value: unknown, path: string): void {
+function checkShape(value: unknown, path: string): void {
     if (!isObject(value)) {
         throw new BadRequestError(`"${path}" must be an object`);
     }
@@ -22,19 +18,16 @@ function checkShape(registry: ModelRegistry, model: ModelDef | undefined, value:
         if (!isObject(entry)) {
             throw new BadRequestError(`"${at}" must be true, false or an object`);
         }
-        const relation = model?.relations.get(key);
-        const target = relation ? registry.models.get(relation.targetKey) : undefined;
-        // nested reads of a relation, or `_count: { select: { rel: … } }`
-        const next = key === '_count' ? undefined : target;
+        // nested reads of a relation, and `_count: { select: { … } }`
         for (const nested of ['select', 'include'] as const) {
-            if (entry[nested] !== undefined) checkShape(registry, next ?? (key === '_count' ? model : undefined), entry[nested], `${at}.${nested}`);
+            if (entry[nested] !== undefined) checkShape(entry[nested], `${at}.${nested}`);
         }
     }
 }
 
 /** Throws a BadRequestError when `select`/`include` (at any depth) are not shaped as Prisma requires. */
-export function checkSelectShape(registry: ModelRegistry, model: ModelDef, args: Args): void {
+export function checkSelectShape(args: Args): void {
     for (const key of ['select', 'include'] as const) {
-        if (args[key] !== undefined && args[key] !== null) checkShape(registry, model, args[key], key);
+        if (args[key] !== undefined && args[key] !== null) checkShape(args[key], key);
     }
 }

@@ -23,9 +23,7 @@ export function payloadError(pointer: string, detail: string, code: RestErrorCod
 }
 
 /** A non-null, non-array object (what JSON:API calls an object). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject } from '../../common/guards';
 
 /** Own-property test that never consults the prototype chain. */
 export function hasOwn(obj: object, key: string): boolean {

@@ -3,7 +3,7 @@ import { RestError } from '../../errors';
 import { formatId, idSelect, whereById } from '../../ids';
 import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
 import { idFieldValues } from '../../payload/document';
-import { getJsonNullObjects } from '../../../rpc/json-nulls';
+import { getJsonNullObjects } from '../../../common/prisma-nulls';
 import { enumValuesFor } from '../../query/provider';
 import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
