@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { requirePg } from '../../support/postgres';
 import type { Provider } from '../../support/schema';
-import { ENDPOINT } from './fixtures';
+import { ALL_TYPES_TAGS, ENDPOINT } from './fixtures';
 import { BLOG_MODELS, docOf, firstError, openApi, seedBlog, snapshot, type Api } from './harness';
 
 /**
@@ -71,12 +71,7 @@ export function defineCoreWriteTests(provider: Provider): void {
             data: { type: 'allTypes', id: 'tagged1', attributes },
             meta: {
                 serialization: {
-                    values: {
-                        'data.attributes.dateTime': ['Date'],
-                        'data.attributes.bigInt': ['bigint'],
-                        'data.attributes.decimal': [['custom', 'Decimal']],
-                        'data.attributes.bytes': [['custom', 'Bytes']],
-                    },
+                    values: ALL_TYPES_TAGS,
                 },
             },
         });

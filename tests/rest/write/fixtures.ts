@@ -7,6 +7,14 @@ import { BLOG_SCHEMA } from '../../support/schema';
 
 export const ENDPOINT = 'http://localhost/api';
 
+/** `meta.serialization.values` tagging every complex AllTypes attribute of a `data` resource object. */
+export const ALL_TYPES_TAGS = {
+    'data.attributes.dateTime': ['Date'],
+    'data.attributes.bigInt': ['bigint'],
+    'data.attributes.decimal': [['custom', 'Decimal']],
+    'data.attributes.bytes': [['custom', 'Bytes']],
+};
+
 /**
  * A library schema for what the blog lacks: compound ids (Tag: key + lang), a join model whose id
  * is made of foreign keys (BookTag), a compound foreign key, client-chosen Int ids (Book), a model

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { parseRelationshipWrite, parseResourceWrite, validateWrite } from '../../../src/api/rest/payload';
 import { convertAttribute } from '../../../src/api/rest/payload/values';
 import type { RestSchema } from '../../../src/api/rest/schema';
-import { generatedMeta, LIBRARY_SCHEMA, modelOf, restSchemaOf, thrown } from './fixtures';
+import { ALL_TYPES_TAGS, generatedMeta, LIBRARY_SCHEMA, modelOf, restSchemaOf, thrown } from './fixtures';
 
 // Pure translation of JSON:API bodies: no database is touched here.
 
@@ -49,12 +49,7 @@ describe('attribute values', () => {
         const plain = create('allTypes', { attributes });
         const tagged = create('allTypes', { attributes }, {
             serialization: {
-                values: {
-                    'data.attributes.dateTime': ['Date'],
-                    'data.attributes.bigInt': ['bigint'],
-                    'data.attributes.decimal': [['custom', 'Decimal']],
-                    'data.attributes.bytes': [['custom', 'Bytes']],
-                },
+                values: ALL_TYPES_TAGS,
             },
         });
         expect(tagged.data).toEqual(plain.data);
