@@ -1,0 +1,27 @@
+import { RestApiHandler } from '../../src/api/rest';
+
+/** Options are validated once, when the handler is created, with a clear message. */
+describe('RestApiHandler options', () => {
+    it.each([
+        [undefined, /"endpoint" option is required/],
+        [{}, /"endpoint" option is required/],
+        [{ endpoint: '' }, /"endpoint" option is required/],
+        [{ endpoint: '/api' }, /"endpoint" must be an absolute URL/],
+        [{ endpoint: 'ftp://example.com/api' }, /must be an http\(s\) URL/],
+        [{ endpoint: 'http://x/api', pageSize: 0 }, /"pageSize" must be a positive integer or Infinity/],
+        [{ endpoint: 'http://x/api', pageSize: 2.5 }, /"pageSize"/],
+        [{ endpoint: 'http://x/api', maxPageSize: -1 }, /"maxPageSize"/],
+        [{ endpoint: 'http://x/api', maxIncludeDepth: 0 }, /"maxIncludeDepth"/],
+        [{ endpoint: 'http://x/api', idDivider: '' }, /"idDivider"/],
+        [{ endpoint: 'http://x/api', idDivider: '/' }, /"idDivider"/],
+    ])('%j is refused at creation', (options, message) => {
+        expect(() => RestApiHandler(options as never)).toThrow(message);
+    });
+
+    it.each([{ endpoint: 'http://x/api' }, { endpoint: 'https://x/api/', pageSize: Infinity }, { endpoint: 'http://x', pageSize: 5, idDivider: '~' }])(
+        '%j is accepted',
+        (options) => {
+            expect(typeof RestApiHandler(options)).toBe('function');
+        },
+    );
+});
