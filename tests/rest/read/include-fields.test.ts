@@ -40,7 +40,8 @@ describe('REST include', () => {
                     type: 'user',
                     id: 1,
                     attributes: { email: 'alice@example.com', name: 'Alice', role: 'ADMIN' },
-                    relationships: rels('user', 1, { posts: undefined, profile: { type: 'profile', id: 1 }, allTypes: undefined }),
+                    // included resources: to-one linkage only where the foreign key is here (not for profile)
+                    relationships: rels('user', 1, { posts: undefined, profile: undefined, allTypes: undefined }),
                     links: { self: at('/user/1') },
                 },
                 comment(1, 'Great post'),
@@ -50,6 +51,20 @@ describe('REST include', () => {
             links: { self: at('/post/1?include=author,comments') },
             jsonapi: JSONAPI,
         });
+    });
+
+    it('gives a to-one relationship without foreign key here linkage in primary data, and in included resources only when included', async () => {
+        const primary = api.body(await api.get('/user/1'));
+        expect(primary.data.relationships.profile.data).toEqual({ type: 'profile', id: 1 });
+        const linksOnly = api.body(await api.get('/post/1', { include: 'author' }));
+        expect(linksOnly.included[0].relationships.profile).toEqual({
+            links: { self: at('/user/1/relationships/profile'), related: at('/user/1/profile') },
+        });
+        const included = api.body(await api.get('/post/1', { include: 'author.profile' }));
+        expect(keys(included.included)).toEqual(['user:1', 'profile:1']);
+        expect(included.included[0].relationships.profile.data).toEqual({ type: 'profile', id: 1 });
+        // the owner side's linkage comes from its foreign key, in included resources too
+        expect(included.included[1].relationships.user.data).toEqual({ type: 'user', id: 1 });
     });
 
     it('includes nested paths once each, never repeating primary data, and only what the user can read', async () => {

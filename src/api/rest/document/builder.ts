@@ -141,7 +141,8 @@ export class DocumentBuilder {
             const entry: RelationshipObject = { links: { self: self + r.selfSuffix, related: self + r.relatedSuffix } };
             if (sub) {
                 entry.data = this.linkage(r, record, sub);
-            } else if (!r.isArray) {
+            } else if (!r.isArray && (r.fkFields || record[r.name] !== undefined)) {
+                // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
                 entry.data = this.toOne(r, record);
             }
             relationships[r.name] = entry;

@@ -6,9 +6,12 @@ import type { Fieldsets, IncludeTree } from './types';
 
 /**
  * Builds the Prisma `select` of a resource type: its ids, the attributes of its fieldset, what
- * to-one identifiers need (foreign keys on the owner side, the related id otherwise), and for each
- * included relationship the nested select of the target. To-many relationships that are not
- * included are never loaded.
+ * to-one identifiers need (foreign keys on the owner side; the related id otherwise, for primary
+ * data only), and for each included relationship the nested select of the target. To-many
+ * relationships that are not included are never loaded, and neither is the far side of a to-one
+ * relationship of an included resource: its linkage is one more policy-checked read per
+ * relationship, so included resources carry links only there (as JSON:API allows), unless that
+ * relationship is itself included.
  */
 
 type Select = Record<string, unknown>;
@@ -26,7 +29,7 @@ export function idOrder(model: RestModel): Array<Record<string, 'asc'>> {
     return order;
 }
 
-function build(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Select {
+function build(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig, primary: boolean): Select {
     const plan = planOf(model);
     const set = fields?.get(model.type);
     const select: Select = { ...idSelect(model) };
@@ -41,28 +44,28 @@ function build(model: RestModel, include: IncludeTree | undefined, fields: Field
         }
         if (sub) {
             const target = r.rel.target;
-            const nested: Select = { select: selectFor(target, sub, fields, config) };
+            const nested: Select = { select: build(target, sub, fields, config, false) };
             if (r.isArray) {
                 nested.orderBy = idOrder(target);
                 if (Number.isFinite(config.pageSize)) nested.take = config.pageSize;
             }
             select[r.name] = nested;
-        } else if (shown && !r.isArray && !r.fkFields) {
+        } else if (primary && shown && !r.isArray && !r.fkFields) {
             select[r.name] = { select: idSelect(r.rel.target) };
         }
     }
     return select;
 }
 
-/** The select of `model` for a document shaped by `include` and `fields` (the plain case is cached per model). */
+/** The select of primary data of `model` for a document shaped by `include` and `fields` (the plain case is cached per model). */
 export function selectFor(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Select {
     if ((!include || include.size === 0) && !fields?.has(model.type)) {
         let select = defaults.get(model);
         if (!select) {
-            select = build(model, undefined, undefined, config);
+            select = build(model, undefined, undefined, config, true);
             defaults.set(model, select);
         }
         return select;
     }
-    return build(model, include, fields, config);
+    return build(model, include, fields, config, true);
 }
