@@ -74,7 +74,9 @@ export class FuzzTarget {
     }
 
     async start(): Promise<void> {
-        this.server = http.createServer((req, res) => void this.nodeHandler(req, res));
+        // Node's own header limit (16 KiB with the request line) would answer 431 before the adapter
+        // sees a long query: raise it so that the adapter's `queryLimit` (414) is what is exercised
+        this.server = http.createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => void this.nodeHandler(req, res));
         // the client reuses keep-alive sockets across slow cases: a server closing an idle socket at the
         // default 5 s races with the next request ("fetch failed"), which is not the handler's doing
         this.server.keepAliveTimeout = 120_000;

@@ -8,12 +8,16 @@ import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
+import { findSetSites, rewriteSetSites, type SetSite } from './relation-set';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
+    registry: ModelRegistry;
     model: ModelDef;
     op: OperationSpec;
     args: Args;
+    /** Relation `set`s in the arguments: rewritten against the current members before the call runs. */
+    setSites: SetSite[];
 }
 
 /**
@@ -41,7 +45,8 @@ export function prepareCall(
     checkSelectShape(args);
     guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(op.name, args, limits);
-    return { model, op, args: applyJsonNulls(limited, jsonNulls, prisma) };
+    const prepared = applyJsonNulls(limited, jsonNulls, prisma);
+    return { registry, model, op, args: prepared, setSites: findSetSites(registry, model, op.name, prepared) };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -62,7 +67,21 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
     return (args) => (method as ClientMethod).call(delegate, args);
 }
 
-/** Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly) become rejections. */
-export async function runCall(client: unknown, call: PreparedCall): Promise<unknown> {
-    return clientMethod(client, call.model, call.op)(call.args);
+type TransactionFn = (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly)
+ * become rejections. A call with relation `set`s reads the current members and writes in one
+ * transaction: `client` is used as it is when it already is one (`inTransaction`).
+ */
+export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
+    if (call.setSites.length === 0) return clientMethod(client, call.model, call.op)(call.args);
+    const run = async (tx: unknown) => {
+        await rewriteSetSites(tx, call.registry, call.model, call.args.where, call.setSites);
+        return clientMethod(tx, call.model, call.op)(call.args);
+    };
+    if (inTransaction) return run(client);
+    const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
+    if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
+    return ($transaction as TransactionFn).call(client, run);
 }

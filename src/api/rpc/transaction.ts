@@ -106,7 +106,7 @@ export async function runSequentialTransaction(
             const out: unknown[] = [];
             for (let i = 0; i < calls.length; i++) {
                 current = i;
-                out.push(await runCall(tx, calls[i]));
+                out.push(await runCall(tx, calls[i], true));
             }
             current = -1; // a failure from here on is the commit's, not an operation's
             return out;

@@ -1,0 +1,191 @@
+import { isObject } from '../common/guards';
+import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import type { Args } from './input';
+
+/**
+ * ZenStack 2.x runs a to-many `set` in a nested update without checking the update rule of the
+ * records it detaches (a `disconnect` of the same records is checked), and without checking the
+ * parent's own update rule when the data holds only relation changes. A user who can read another
+ * user's record could detach every related record from it with `{ posts: { set: [] } }`.
+ *
+ * So the RPC handler never sends `set` on a relation: it finds every such `set` in the update paths
+ * of the arguments (`update`, `upsert`, nested `update`/`upsert` at any depth), reads the current
+ * members the user can see through the same enhanced client and transaction, and sends the
+ * difference as `disconnect` (members no longer listed: policy-checked) plus `connect` (members not
+ * there yet: policy-checked). Members the user cannot see stay attached: the replacement replaces
+ * the relation as the user sees it. Scalar-list `set` is left alone.
+ */
+
+type Data = Record<string, unknown>;
+
+/** How to reach the record that holds a relation, starting from the top-level record. */
+interface Step {
+    relation: RelationField;
+    /** The nested item's unique filter on a to-many step. */
+    where?: Data;
+}
+
+export interface SetSite {
+    /** From the top-level record to the record whose relation is replaced. */
+    path: Step[];
+    relation: RelationField;
+    target: ModelDef;
+    /** The object holding `set` (`{ set, connect?, … }`): rewritten in place. */
+    holder: Data;
+}
+
+function many(value: unknown): unknown[] {
+    return Array.isArray(value) ? value : value === undefined ? [] : [value];
+}
+
+/** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
+function toOneData(target: ModelDef, value: unknown): unknown {
+    if (isObject(value) && isObject(value.data) && !target.fields.has('data')) return value.data;
+    return value;
+}
+
+function walkData(registry: ModelRegistry, model: ModelDef, data: unknown, path: Step[], sites: SetSite[]): void {
+    if (!isObject(data)) return;
+    for (const [key, ops] of Object.entries(data)) {
+        const relation = model.relations.get(key);
+        const target = relation && registry.models.get(relation.targetKey);
+        if (!relation || !target || !isObject(ops)) continue;
+        if (relation.isArray) {
+            if ('set' in ops) sites.push({ path, relation, target, holder: ops });
+            for (const item of many(ops.update)) {
+                if (isObject(item) && isObject(item.where)) walkData(registry, target, item.data, [...path, { relation, where: item.where }], sites);
+            }
+            for (const item of many(ops.upsert)) {
+                if (isObject(item) && isObject(item.where)) walkData(registry, target, item.update, [...path, { relation, where: item.where }], sites);
+            }
+        } else {
+            if (ops.update !== undefined) walkData(registry, target, toOneData(target, ops.update), [...path, { relation }], sites);
+            if (isObject(ops.upsert)) walkData(registry, target, toOneData(target, ops.upsert.update), [...path, { relation }], sites);
+        }
+    }
+}
+
+/** Every relation `set` in the update paths of an operation's arguments. */
+export function findSetSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): SetSite[] {
+    const sites: SetSite[] = [];
+    if (op === 'update') walkData(registry, model, args.data, [], sites);
+    else if (op === 'upsert') walkData(registry, model, args.update, [], sites);
+    return sites;
+}
+
+function idSelect(model: ModelDef): Data {
+    const select: Data = {};
+    for (const f of model.idFields) select[f.name] = true;
+    return select;
+}
+
+/** A unique filter (`WhereUniqueInput`) as a plain filter: compound keys `a_b: { a, b }` spread. */
+function asFilter(model: ModelDef, where: Data): Data {
+    const out: Data = {};
+    for (const [key, value] of Object.entries(where)) {
+        const constraint = model.uniqueConstraints[key];
+        if (constraint && constraint.fields.length > 1 && isObject(value) && !model.fields.has(key)) Object.assign(out, value);
+        else out[key] = value;
+    }
+    return out;
+}
+
+/** `{ rel: { where?, select: … } }` nesting from the top-level record down to the replaced relation. */
+function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef): Data {
+    let select: Data = { [relation.name]: { select: idSelect(target) } };
+    for (let i = path.length - 1; i >= 0; i--) {
+        const step = path[i];
+        const stepModel = registry.models.get(step.relation.targetKey)!;
+        const nested: Data = { select };
+        if (step.where) nested.where = asFilter(stepModel, step.where);
+        select = { [step.relation.name]: nested };
+    }
+    return select;
+}
+
+/** The record at the end of `path` in what `selectAlong` read, or undefined when the user cannot see it. */
+function follow(record: unknown, path: Step[]): Data | undefined {
+    let current = record;
+    for (const step of path) {
+        if (!isObject(current)) return undefined;
+        const next = current[step.relation.name];
+        current = Array.isArray(next) ? next[0] : next;
+    }
+    return isObject(current) ? current : undefined;
+}
+
+function idKey(model: ModelDef, record: Data): string | undefined {
+    const values: unknown[] = [];
+    for (const f of model.idFields) {
+        const v = record[f.name];
+        if (v === undefined || v === null || isObject(v)) return undefined;
+        values.push(v);
+    }
+    return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/** The unique filter of a record from its id fields (`{ id }`, or `{ a_b: { a, b } }` for a compound id). */
+function uniqueWhere(model: ModelDef, record: Data): Data {
+    if (model.idFields.length === 1) return { [model.idFields[0].name]: record[model.idFields[0].name] };
+    const names = model.idFields.map((f) => f.name);
+    const constraint = Object.values(model.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
+    const values: Data = {};
+    for (const n of names) values[n] = record[n];
+    return { [constraint?.name ?? names.join('_')]: values };
+}
+
+type Delegate = { findUnique(args: Data): Promise<unknown>; findFirst(args: Data): Promise<unknown> };
+
+function delegateOf(client: unknown, model: ModelDef): Delegate {
+    return (client as Record<string, Delegate>)[model.key];
+}
+
+/** The ids of the records a `set` names (by id or by another unique key); unreadable ones stay undefined. */
+async function wantedKeys(client: unknown, target: ModelDef, wanted: unknown[]): Promise<Array<string | undefined>> {
+    return Promise.all(
+        wanted.map(async (item) => {
+            if (!isObject(item)) return undefined;
+            const direct = idKey(target, item);
+            if (direct !== undefined && Object.keys(item).length === target.idFields.length) return direct;
+            const found = await delegateOf(client, target).findFirst({ where: asFilter(target, item), select: idSelect(target) });
+            return isObject(found) ? idKey(target, found) : undefined;
+        }),
+    );
+}
+
+function append(holder: Data, key: 'connect' | 'disconnect', items: unknown[]): void {
+    if (items.length === 0) return;
+    holder[key] = [...many(holder[key]), ...items];
+}
+
+/**
+ * Rewrites every site's `set` as `disconnect` + `connect` against the members the user can see now.
+ * `client` must be the transaction the write then runs in, so that the read and the write agree.
+ */
+export async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, sites: SetSite[]): Promise<void> {
+    for (const site of sites) {
+        const wanted = many(site.holder.set);
+        delete site.holder.set;
+        const record = isObject(where)
+            ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, site.relation, site.target) })
+            : undefined;
+        const parent = follow(record, site.path);
+        // the record is not there or not visible: nothing to detach (the write itself decides what happens)
+        const current = parent ? many(parent[site.relation.name]).filter(isObject) : [];
+        const keys = await wantedKeys(client, site.target, wanted);
+        const wantedSet = new Set(keys.filter((k): k is string => k !== undefined));
+        const currentSet = new Set<string>();
+        const disconnect: Data[] = [];
+        for (const member of current) {
+            const key = idKey(site.target, member)!;
+            currentSet.add(key);
+            if (!wantedSet.has(key)) disconnect.push(uniqueWhere(site.target, member));
+        }
+        append(site.holder, 'disconnect', disconnect);
+        append(
+            site.holder,
+            'connect',
+            wanted.filter((_item, i) => keys[i] === undefined || !currentSet.has(keys[i]!)),
+        );
+    }
+}

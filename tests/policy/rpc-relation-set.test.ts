@@ -1,0 +1,206 @@
+import { loadSchema, type TestSchema } from '../support/schema';
+import { rpcCaller, type RpcCaller } from '../rpc/support';
+
+/**
+ * A to-many `set` must not detach records the user may not update. ZenStack 2.x runs `set` without
+ * checking the detached records' update rule (nor the parent's rule when only relations change), so
+ * through a plain pass-through, Alice could empty Bob's `posts`. The RPC handler rewrites `set` as a
+ * policy-checked `disconnect` + `connect` of the difference.
+ */
+
+describe('relation set on the blog', () => {
+    let s: TestSchema;
+    const ALICE = { id: 1 };
+    const BOB = { id: 2 };
+    let ids: { alicePost: number; bobPub: number; bobDraft: number; bobOther: number };
+
+    beforeEach(async () => {
+        s = await loadSchema();
+        await s.prisma.user.createMany({
+            data: [
+                { id: 1, email: 'alice@x' },
+                { id: 2, email: 'bob@x' },
+            ],
+        });
+        const post = (title: string, authorId: number, published: boolean) => s.prisma.post.create({ data: { title, authorId, published } });
+        ids = {
+            alicePost: (await post('alice', 1, true)).id,
+            bobPub: (await post('bob published', 2, true)).id,
+            bobDraft: (await post('bob draft', 2, false)).id,
+            bobOther: (await post('bob other', 2, true)).id,
+        };
+    });
+    afterEach(() => s.cleanup());
+
+    const authors = async () =>
+        Object.fromEntries(
+            (await s.prisma.post.findMany({ orderBy: { id: 'asc' }, select: { id: true, authorId: true } })).map((p: { id: number; authorId: number | null }) => [
+                p.id,
+                p.authorId,
+            ]),
+        );
+    const as = (user: { id: number }): RpcCaller => rpcCaller(s, { user });
+
+    it('refuses to detach records the user may see but not update (403), writing nothing', async () => {
+        const before = await authors();
+        const res = await as(ALICE)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set: [] } } } });
+        expect(res.status).toBe(403);
+        expect(res.body.error.reason).toBe('ACCESS_POLICY_VIOLATION');
+        expect(await authors()).toEqual(before);
+        const upsert = await as(ALICE)('POST', '/user/upsert', {
+            body: { where: { id: 2 }, create: { email: 'new@x' }, update: { posts: { set: [{ id: ids.alicePost }] } } },
+        });
+        expect(upsert.status).toBe(403);
+        expect(await authors()).toEqual(before);
+    });
+
+    it('leaves records the user cannot see attached', async () => {
+        // only Bob's draft is left on Bob: Alice cannot see it, so her empty set changes nothing
+        await s.prisma.post.updateMany({ where: { id: { in: [ids.bobPub, ids.bobOther] } }, data: { authorId: null } });
+        const res = await as(ALICE)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set: [] } } } });
+        expect(res.status).toBe(200);
+        expect((await authors())[ids.bobDraft]).toBe(2);
+    });
+
+    it('replaces the relation for its owner: detaches what is not listed, keeps what is', async () => {
+        const res = await as(BOB)('PUT', '/user/update', {
+            body: { where: { id: 2 }, data: { name: 'Bob', posts: { set: [{ id: ids.bobPub }] } }, include: { posts: { orderBy: { id: 'asc' } } } },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.data.posts.map((p: { id: number }) => p.id)).toEqual([ids.bobPub]);
+        expect(await authors()).toEqual({ [ids.alicePost]: 1, [ids.bobPub]: 2, [ids.bobDraft]: null, [ids.bobOther]: null });
+    });
+
+    it('refuses to attach a record the user may not update', async () => {
+        const res = await as(BOB)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set: [{ id: ids.bobPub }, { id: ids.alicePost }] } } } });
+        expect(res.status).toBe(403);
+        expect((await authors())[ids.alicePost]).toBe(1);
+        expect((await authors())[ids.bobDraft]).toBe(2);
+    });
+
+    it('guards a set nested under a to-one update', async () => {
+        await s.prisma.allTypes.createMany({
+            data: [
+                { id: 'a', ownerId: 2 },
+                { id: 'b', ownerId: 2 },
+                { id: 'c', ownerId: 1 },
+            ],
+        });
+        const owners = async () => (await s.prisma.allTypes.findMany({ orderBy: { id: 'asc' } })).map((r: { ownerId: number | null }) => r.ownerId);
+        // Bob, through his post's author (himself): b is detached
+        const toOne = await as(BOB)('PUT', '/post/update', {
+            body: { where: { id: ids.bobPub }, data: { author: { update: { allTypes: { set: [{ id: 'a' }] } } } } },
+        });
+        expect(toOne.status).toBe(200);
+        expect(await owners()).toEqual([2, null, 1]);
+        // Alice, through Bob's post: denied, nothing detached
+        const foreign = await as(ALICE)('PUT', '/post/update', {
+            body: { where: { id: ids.bobPub }, data: { author: { update: { allTypes: { set: [] } } } } },
+        });
+        expect(foreign.status).toBe(403);
+        expect(await owners()).toEqual([2, null, 1]);
+    });
+
+    it('guards a set inside a sequential transaction and rolls the whole transaction back', async () => {
+        const before = await authors();
+        const res = await as(ALICE)('POST', '/$transaction/sequential', {
+            body: [
+                { model: 'post', op: 'update', args: { where: { id: ids.alicePost }, data: { title: 'changed' } } },
+                { model: 'user', op: 'update', args: { where: { id: 2 }, data: { posts: { set: [] } } } },
+            ],
+        });
+        expect(res.status).toBe(403);
+        expect(res.body.error.failedOperation).toBe(1);
+        expect(await authors()).toEqual(before);
+        expect((await s.prisma.post.findUnique({ where: { id: ids.alicePost } })).title).toBe('alice');
+    });
+});
+
+describe('relation set nested under to-many updates, by other unique keys, with compound ids', () => {
+    const SCHEMA = `
+model Org {
+  id     Int     @id
+  squads Squad[]
+  @@allow('all', true)
+}
+
+model Squad {
+  id      Int      @id
+  org     Org?     @relation(fields: [orgId], references: [id])
+  orgId   Int?
+  players Player[]
+  members Member[]
+  @@allow('all', true)
+}
+
+model Player {
+  id      Int     @id
+  handle  String  @unique
+  locked  Boolean @default(false)
+  squad   Squad?  @relation(fields: [squadId], references: [id])
+  squadId Int?
+  @@allow('read,create,delete', true)
+  @@allow('update', !locked)
+}
+
+model Member {
+  org     String
+  num     Int
+  squad   Squad?  @relation(fields: [squadId], references: [id])
+  squadId Int?
+  @@id([org, num])
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.org.create({ data: { id: 1, squads: { create: [{ id: 1 }, { id: 2 }] } } });
+        await s.prisma.player.createMany({
+            data: [
+                { id: 1, handle: 'a', squadId: 1 },
+                { id: 2, handle: 'b', squadId: 1 },
+                { id: 3, handle: 'c' },
+                { id: 4, handle: 'locked', locked: true, squadId: 2 },
+            ],
+        });
+    });
+    afterEach(() => s.cleanup());
+
+    const squadOf = async () =>
+        Object.fromEntries((await s.prisma.player.findMany({ orderBy: { id: 'asc' } })).map((p: { handle: string; squadId: number | null }) => [p.handle, p.squadId]));
+    const update = (data: unknown) => rpcCaller(s, { user: { id: 1 } })('PUT', '/org/update', { body: { where: { id: 1 }, data } });
+
+    it('replaces through a nested update and a nested upsert, matching members by any unique key', async () => {
+        const nested = await update({ squads: { update: { where: { id: 1 }, data: { players: { set: [{ handle: 'b' }, { id: 3 }] } } } } });
+        expect([nested.status, nested.body.error]).toEqual([200, undefined]);
+        expect(await squadOf()).toEqual({ a: null, b: 1, c: 1, locked: 2 });
+        const upsert = await update({ squads: { upsert: { where: { id: 1 }, create: { id: 1 }, update: { players: { set: [{ handle: 'a' }] } } } } });
+        expect(upsert.status).toBe(200);
+        expect(await squadOf()).toEqual({ a: 1, b: null, c: null, locked: 2 });
+    });
+
+    it('refuses a nested set that would detach a member the user may not update', async () => {
+        const before = await squadOf();
+        const res = await update({ squads: { update: { where: { id: 2 }, data: { players: { set: [{ id: 1 }] } } } } });
+        expect(res.status).toBe(403);
+        expect(await squadOf()).toEqual(before);
+        // listing it keeps it without touching it
+        const keep = await update({ squads: { update: { where: { id: 2 }, data: { players: { set: [{ handle: 'locked' }, { id: 3 }] } } } } });
+        expect(keep.status).toBe(200);
+        expect(await squadOf()).toEqual({ ...before, c: 2 });
+    });
+
+    it('attaches compound-id members by their compound key; detaching them is refused by ZenStack 2.x (400), writing nothing', async () => {
+        await s.prisma.member.create({ data: { org: 'x', num: 1, squadId: 1 } });
+        await s.prisma.member.create({ data: { org: 'x', num: 2 } });
+        const squadOfMembers = async () => (await s.prisma.member.findMany({ orderBy: { num: 'asc' } })).map((m: { squadId: number | null }) => m.squadId);
+        const add = await update({ squads: { update: { where: { id: 1 }, data: { members: { set: [{ org_num: { org: 'x', num: 1 } }, { org_num: { org: 'x', num: 2 } }] } } } } });
+        expect(add.status).toBe(200);
+        expect(await squadOfMembers()).toEqual([1, 1]);
+        // ZenStack's policy layer cannot disconnect by a compound id (a plain `disconnect` fails the same way)
+        const remove = await update({ squads: { update: { where: { id: 1 }, data: { members: { set: [] } } } } });
+        expect(remove.status).toBe(400);
+        expect(await squadOfMembers()).toEqual([1, 1]);
+    });
+});
