@@ -35,7 +35,7 @@ function idKey(model: RestModel, values: Record<string, unknown>): string {
 }
 
 /** The unique `where` of a record from its id fields. */
-export function whereOfRecord(model: RestModel, record: Record<string, unknown>): Record<string, unknown> {
+function whereOfRecord(model: RestModel, record: Record<string, unknown>): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     for (const f of model.idFields) values[f.name] = record[f.name];
     const where = uniqueWhereOf(model, values);
@@ -86,26 +86,29 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     return out;
 }
 
-/** Updates the record a URL names with `data` (attributes and/or relationship changes), policy-safe and in one transaction. */
-export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data): Promise<void> {
+/**
+ * Updates the record a URL names with `data` (attributes and/or relationship changes), policy-safe and
+ * in one transaction, and returns it as `select` shapes it (the write's own read-back under the policy:
+ * the response document needs no second read).
+ */
+export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data, select: Data = idSelect(target.model)): Promise<Data> {
     const { model, where } = target;
-    await guardedWrite(req, target, async () => {
+    return guardedWrite(req, target, async () => {
         if (relationKeys(model, data).length === 0) {
-            await delegateOf(req, model).update({ where, data, select: idSelect(model) });
-            return;
+            return delegateOf(req, model).update({ where, data, select }) as Promise<Data>;
         }
-        const unreadable = await req.prisma.$transaction(async (tx) => {
+        const outcome = await req.prisma.$transaction(async (tx) => {
             const resolved = await resolveRelationChanges(tx, model, where, data);
             if (!resolved) throw resourceNotFound(model, target.id);
             try {
-                await tx[model.key].update({ where, data: resolved, select: idSelect(model) });
-                return undefined;
+                return { record: (await tx[model.key].update({ where, data: resolved, select })) as Data };
             } catch (err) {
                 // written, but not readable back: commit (the write is kept) and report it afterwards
-                if (classifyError(err).kind === 'not-readable') return err;
+                if (classifyError(err).kind === 'not-readable') return { unreadable: err };
                 throw err;
             }
         });
-        if (unreadable) throw unreadable;
+        if ('unreadable' in outcome) throw outcome.unreadable;
+        return outcome.record;
     });
 }

@@ -1,6 +1,6 @@
 import type { Response } from '../../../../types';
 import { RestError } from '../../errors';
-import { formatId, idSelect, whereById } from '../../ids';
+import { formatId, whereById } from '../../ids';
 import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
 import { idFieldValues } from '../../payload/document';
 import { getJsonNullObjects } from '../../../common/prisma-nulls';
@@ -8,9 +8,10 @@ import { enumValuesFor } from '../../query/provider';
 import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
-import { parseDocumentQuery, readResourceDocument } from '../read';
+import { parseDocumentQuery, renderResourceDocument } from '../read';
+import { selectFor } from '../../query/select';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
-import { updateRecord, whereOfRecord } from './replace';
+import { updateRecord } from './replace';
 
 /** POST /:type, PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
@@ -52,10 +53,12 @@ export async function createResource(req: RestRequest): Promise<Response> {
     const model = req.route.model;
     const { write, query, invalid } = prepare(req, model, 'create');
     if (invalid) return invalid;
+    // the write's own read-back (under the policy) is the record of the response document
+    const select = selectFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
-        delegateOf(req, model).create({ data: write.data, select: idSelect(model) }),
+        delegateOf(req, model).create({ data: write.data, select }),
     );
-    const res = await readResourceDocument(req, model, whereOfRecord(model, created), 201, query);
+    const res = renderResourceDocument(req, model, created, query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
 }
 
@@ -64,8 +67,9 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
-    await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data);
-    return readResourceDocument(req, model, where, 200, query);
+    const select = selectFor(model, query.include, query.fields, req.config);
+    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data, select);
+    return renderResourceDocument(req, model, updated, query, 200);
 }
 
 export async function deleteResource(req: RestRequest): Promise<Response> {
