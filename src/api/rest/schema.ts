@@ -8,7 +8,6 @@ export interface RestRelationship {
     field: RelationField;
     /** To-many. */
     isArray: boolean;
-    /** Resolved lazily (types refer to each other). */
     readonly target: RestModel;
 }
 
@@ -44,6 +43,23 @@ function typeNameOf(def: ModelDef, mapping: Readonly<Record<string, string>>): s
     return mapped ?? def.key;
 }
 
+/**
+ * Points a relationship at its target model. Metadata that names a model it does not hold (hand-made
+ * or damaged) breaks only the requests that reach that relationship, not the whole schema.
+ */
+function resolveTarget(rel: RestRelationship, byKey: ReadonlyMap<string, RestModel>): void {
+    const target = byKey.get(rel.field.targetKey);
+    if (target) {
+        (rel as { target: RestModel }).target = target;
+        return;
+    }
+    Object.defineProperty(rel, 'target', {
+        get(): never {
+            throw new Error(`relation target model not found: ${rel.field.targetName}`);
+        },
+    });
+}
+
 /** Builds the REST view of a model metadata object for one handler's options. */
 export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestSchema {
     const registry = getModelRegistry(modelMeta);
@@ -60,18 +76,8 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         }
         const relationships = new Map<string, RestRelationship>();
         for (const [name, field] of def.relations) {
-            relationships.set(name, {
-                name,
-                field,
-                isArray: field.isArray,
-                get target(): RestModel {
-                    const target = byKey.get(field.targetKey);
-                    if (!target) {
-                        throw new Error(`relation target model not found: ${field.targetName}`);
-                    }
-                    return target;
-                },
-            });
+            // `target` is filled in below, once every model exists (types refer to each other)
+            relationships.set(name, { name, field, isArray: field.isArray, target: undefined as unknown as RestModel });
         }
         const model: RestModel = {
             def,
@@ -87,6 +93,11 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             throw new Error(`RestApiHandler: two models map to the resource type "${type}"`);
         }
         byType.set(type, model);
+    }
+    for (const model of byKey.values()) {
+        for (const rel of model.relationships.values()) {
+            resolveTarget(rel, byKey);
+        }
     }
     return { modelMeta, byKey, byType };
 }

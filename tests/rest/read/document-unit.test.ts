@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { DocumentBuilder } from '../../../src/api/rest/document/builder';
 import { buildDocument } from '../../../src/api/rest/document/documents';
+import { resourceLink } from '../../../src/api/rest/document/links';
 import { parseFields } from '../../../src/api/rest/query/fields';
 import { parseInclude } from '../../../src/api/rest/query/include';
 import { blogRestSchema, ENDPOINT } from './support';
@@ -100,5 +101,18 @@ describe('document builder', () => {
         expect(res.attributes).toEqual({ title: 't' });
         expect(Object.keys(res.relationships)).toEqual(['comments']);
         expect(buildDocument(builder, res, { self: 'x' }, { included: false }).meta).toBeUndefined();
+    });
+
+    it('writes integer ids into links as they are and percent-encodes every other id', () => {
+        expect(resourceLink(post, 42)).toBe(link('/post/42'));
+        expect(resourceLink(post, -7)).toBe(link('/post/-7'));
+        // numbers whose text is not plain digits, and strings, are encoded
+        expect(resourceLink(post, 1e21)).toBe(link('/post/1e%2B21'));
+        expect(resourceLink(allTypes, 'a/b c?')).toBe(link('/allTypes/a%2Fb%20c%3F'));
+        expect(resourceLink(allTypes, '42')).toBe(link('/allTypes/42'));
+        const builder = new DocumentBuilder('_');
+        const data = builder.resource(allTypes, { id: 'x/y', string: '', int: 0 }, 'data');
+        expect(data.links.self).toBe(link('/allTypes/x%2Fy'));
+        expect(data.relationships.owner.links).toEqual({ self: link('/allTypes/x%2Fy/relationships/owner'), related: link('/allTypes/x%2Fy/owner') });
     });
 });

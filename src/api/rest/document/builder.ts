@@ -3,6 +3,7 @@ import { isoString } from '../../common/iso-date';
 import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
 import type { RestModel } from '../schema';
+import { resourceLink } from './links';
 import { planOf, type RelationshipPlan } from './model-plan';
 
 /**
@@ -56,7 +57,8 @@ function encodeScalar(value: unknown): [unknown, unknown] {
 export class DocumentBuilder {
     private values: Record<string, unknown> | undefined;
     private readonly included: ResourceObject[] = [];
-    private readonly seen = new Map<string, ResourceObject>();
+    /** Rendered resources by type and id: each appears once in a document. */
+    private readonly seen = new Map<RestModel, Map<ResourceId, ResourceObject>>();
     private readonly queue: Pending[] = [];
 
     constructor(
@@ -71,8 +73,9 @@ export class DocumentBuilder {
 
     /** Renders a primary resource at `path` (`data` or `data.<i>`); included records below it are queued. */
     resource(model: RestModel, record: DbRecord, path: string, tree?: IncludeTree): ResourceObject {
-        const resource = this.render(model, record, path, tree);
-        this.seen.set(`${model.type}\u0000${resource.id}`, resource);
+        const id = formatId(model, record, this.divider);
+        const resource = this.render(model, record, id, path, tree);
+        this.seenOf(model).set(id, resource);
         return resource;
     }
 
@@ -85,12 +88,13 @@ export class DocumentBuilder {
     finish(): { included: ResourceObject[]; values?: Record<string, unknown> } {
         for (let i = 0; i < this.queue.length; i++) {
             const { model, record, tree } = this.queue[i];
-            const key = `${model.type}\u0000${formatId(model, record, this.divider)}`;
-            const existing = this.seen.get(key);
+            const id = formatId(model, record, this.divider);
+            const seen = this.seenOf(model);
+            const existing = seen.get(id);
             if (!existing) {
-                const resource = this.render(model, record, `included.${this.included.length}`, tree);
+                const resource = this.render(model, record, id, `included.${this.included.length}`, tree);
                 this.included.push(resource);
-                this.seen.set(key, resource);
+                seen.set(id, resource);
                 continue;
             }
             // met again through another include path: link (and queue) what this path adds
@@ -107,15 +111,23 @@ export class DocumentBuilder {
         return { included: this.included, values: this.values };
     }
 
+    private seenOf(model: RestModel): Map<ResourceId, ResourceObject> {
+        let byId = this.seen.get(model);
+        if (!byId) {
+            byId = new Map();
+            this.seen.set(model, byId);
+        }
+        return byId;
+    }
+
     private tag(path: string, tag: unknown): void {
         (this.values ??= {})[path] = [tag];
     }
 
-    private render(model: RestModel, record: DbRecord, path: string, tree: IncludeTree | undefined): ResourceObject {
+    private render(model: RestModel, record: DbRecord, id: ResourceId, path: string, tree: IncludeTree | undefined): ResourceObject {
         const plan = planOf(model);
         const set = this.fields?.get(model.type);
-        const id = formatId(model, record, this.divider);
-        const self = model.linkPrefix + encodeURIComponent(String(id));
+        const self = resourceLink(model, id);
 
         const attributes: Record<string, unknown> = {};
         for (const a of plan.attributes) {

@@ -30,9 +30,9 @@ export function withQuery(base: string, query: string): string {
     return query ? `${base}?${query}` : base;
 }
 
-/** The self link of a resource. */
+/** The self link of a resource (integer ids have nothing to encode). */
 export function resourceLink(model: RestModel, id: string | number): string {
-    return model.linkPrefix + encodeURIComponent(String(id));
+    return model.linkPrefix + (Number.isSafeInteger(id) ? id : encodeURIComponent(String(id)));
 }
 
 /** The canonical URL of a routed request, without its query string. */
