@@ -40,6 +40,8 @@ export interface BenchConfig {
     duration: number;
     /** Seconds of unmeasured load before each run. */
     warmup: number;
+    /** Seconds of each read scenario a fresh server process serves before anything is measured on it. */
+    processWarmup: number;
     rounds: number;
     connections: number;
     /** Scenario names to run (undefined = all). */
@@ -65,9 +67,10 @@ export function readConfig(): BenchConfig {
     const write = process.env.BENCH_WRITE === '1' ? 'always' : process.env.BENCH_WRITE === '0' ? 'never' : 'auto';
     return {
         // autocannon measures in whole seconds
-        duration: Math.ceil(num('BENCH_DURATION', 4)),
+        duration: Math.ceil(num('BENCH_DURATION', 2)),
         warmup: num('BENCH_WARMUP', 0.5),
-        rounds: Math.round(num('BENCH_ROUNDS', 3)),
+        processWarmup: num('BENCH_PROCESS_WARMUP', 2),
+        rounds: Math.round(num('BENCH_ROUNDS', 4)),
         connections: Math.round(num('BENCH_CONNECTIONS', 10)),
         scenarios: list('BENCH_SCENARIOS'),
         impls,

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { BENCH_DIR, PROJECT_ROOT } from './config';
 
 /**
- * bench/RESULTS.md and docs/performance.md hold hand-written prose around generated blocks
+ * bench/RESULTS.md, docs/performance.md and the README hold hand-written prose around generated blocks
  * (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`). A run replaces its block only.
  */
 
 export const RESULTS_FILE = path.join(BENCH_DIR, 'RESULTS.md');
 export const PERFORMANCE_DOC = path.join(PROJECT_ROOT, 'docs', 'performance.md');
+export const README_FILE = path.join(PROJECT_ROOT, 'README.md');
 
 const markers = (name: string) => [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`] as const;
 

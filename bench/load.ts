@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import type { Scenario } from './scenarios';
-import { USER_HEADER } from './scenarios';
+import { SCENARIOS, USER_HEADER } from './scenarios';
 
 /** One measured run of one scenario against one server. */
 export interface LoadResult {
@@ -128,4 +128,15 @@ export async function runLoad(url: string, scenario: Scenario, options: LoadOpti
         errors: result.errors + result.timeouts,
         statusCounts,
     };
+}
+
+/**
+ * Unmeasured load on a fresh server process: `seconds` of every small read scenario. A fresh process
+ * takes seconds of load before its JIT and Prisma's WebAssembly query compiler run at full speed;
+ * warmed this way it is like a server that has been up for a while.
+ */
+export async function warmProcess(url: string, connections: number, seconds: number): Promise<void> {
+    for (const scenario of SCENARIOS) {
+        if (!scenario.write && !scenario.large) await warmUp(url, scenario, connections, seconds);
+    }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DATA_DIR, type BenchConfig } from './config';
 import { formatSummary, summarizeProfile, type CpuProfile } from './cpuprofile';
 import { RESULTS_FILE, writeBlock } from './documents';
-import { runLoad, warmUp } from './load';
+import { runLoad, warmProcess, warmUp } from './load';
 import { startServer } from './processes';
 import type { Scenario } from './scenarios';
 import type { BenchSetup } from './setup';
@@ -11,7 +11,7 @@ import type { BenchSetup } from './setup';
 /**
  * BENCH_PROFILE=<impl>: runs that implementation's server under `node --cpu-prof` for each selected
  * scenario (default: the REST list with include), then prints where its CPU time went during the
- * measured load (start-up and warm-up samples are left out using the server's clock).
+ * measured load (start-up and warm-up, the same as the benchmark's, are left out using the server's clock).
  */
 async function serverClock(url: string): Promise<number> {
     const res = await fetch(`${url}/__bench/now`);
@@ -38,6 +38,7 @@ export async function runProfile(config: BenchConfig, setup: BenchSetup, serverS
         const window: { from?: number; to?: number } = {};
         try {
             const load = { connections: config.connections, duration: config.duration };
+            await warmProcess(server.url, config.connections, config.processWarmup);
             if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, config.warmup);
             window.from = await serverClock(server.url);
             result = await runLoad(server.url, scenario, load, 0);

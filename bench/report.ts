@@ -26,6 +26,9 @@ export interface ScenarioSummary {
     byImpl: Partial<Record<Impl, ImplSummary>>;
     oursVsUpstream?: number;
     oursVsFloor?: number;
+    /** Lowest and highest ratio of one round (the implementations of a round run one after the other). */
+    oursVsUpstreamRange?: [number, number];
+    oursVsFloorRange?: [number, number];
     /** Server CPU per request: upstream's ÷ ours and floor's ÷ ours (above 1 = ours uses less). */
     cpuUpstreamOverOurs?: number;
     cpuFloorOverOurs?: number;
@@ -40,6 +43,17 @@ export function median(values: number[]): number {
 export function geomean(values: number[]): number | undefined {
     if (values.length === 0) return undefined;
     return Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+}
+
+/** ours ÷ other in req/s, round by round: the lowest and the highest. */
+function roundRange(runs: Run[], other: Impl): [number, number] | undefined {
+    const ratios: number[] = [];
+    for (const r of runs) {
+        if (r.impl !== 'ours') continue;
+        const o = runs.find((x) => x.impl === other && x.round === r.round);
+        if (o && o.reqPerSec > 0) ratios.push(r.reqPerSec / o.reqPerSec);
+    }
+    return ratios.length ? [Math.min(...ratios), Math.max(...ratios)] : undefined;
 }
 
 export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): ScenarioSummary[] {
@@ -60,11 +74,14 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
         }
         const ours = byImpl.ours?.reqPerSec;
         const oursCpu = byImpl.ours?.cpuMs;
+        const mine = runs.filter((r) => r.scenario === scenario.name);
         return {
             scenario,
             byImpl,
             oursVsUpstream: ours && byImpl.upstream ? ours / byImpl.upstream.reqPerSec : undefined,
             oursVsFloor: ours && byImpl.floor ? ours / byImpl.floor.reqPerSec : undefined,
+            oursVsUpstreamRange: roundRange(mine, 'upstream'),
+            oursVsFloorRange: roundRange(mine, 'floor'),
             cpuUpstreamOverOurs: oursCpu && byImpl.upstream ? byImpl.upstream.cpuMs / oursCpu : undefined,
             cpuFloorOverOurs: oursCpu && byImpl.floor ? byImpl.floor.cpuMs / oursCpu : undefined,
         };
@@ -135,9 +152,10 @@ export function targetLines(summaries: ScenarioSummary[]): string[] {
     for (const s of summaries) {
         if (s.oursVsFloor === undefined || s.oursVsUpstream === undefined) continue;
         const upTarget = SPECIAL_TARGETS[s.scenario.name] ?? 1;
+        const range = (r: [number, number] | undefined) => (r ? `, rounds ${r[0].toFixed(2)}–${r[1].toFixed(2)}` : '');
         const parts = [
-            `ours/floor ${ratio(s.oursVsFloor)} (target ≥ 0.90x: ${mark(s.oursVsFloor >= 0.9)})`,
-            `ours/upstream ${ratio(s.oursVsUpstream)} (target ≥ ${upTarget.toFixed(2)}x: ${mark(s.oursVsUpstream >= upTarget)})`,
+            `ours/floor ${ratio(s.oursVsFloor)} (target ≥ 0.90x: ${mark(s.oursVsFloor >= 0.9)}${range(s.oursVsFloorRange)})`,
+            `ours/upstream ${ratio(s.oursVsUpstream)} (target ≥ ${upTarget.toFixed(2)}x: ${mark(s.oursVsUpstream >= upTarget)}${range(s.oursVsUpstreamRange)})`,
         ];
         const ours = s.byImpl.ours?.peakRss;
         const upstream = s.byImpl.upstream?.peakRss;

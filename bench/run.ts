@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: our handlers vs @zenstackhq/server 2.22.3 vs the ORM floor, side by side.
- * Settings (environment): BENCH_DURATION (s, 4), BENCH_WARMUP (s, 0.5), BENCH_ROUNDS (3),
+ * Settings (environment): BENCH_DURATION (s, 2), BENCH_WARMUP (s, 0.5), BENCH_ROUNDS (4),
+ * BENCH_PROCESS_WARMUP (s, 2),
  * BENCH_CONNECTIONS (10), BENCH_SCENARIOS (comma list), BENCH_IMPLS (comma list),
  * BENCH_PROFILE=ours|upstream|floor (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
  */
@@ -9,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig } from './config';
-import { PERFORMANCE_DOC, RESULTS_FILE, writeBlock } from './documents';
-import { runLoad, warmUp } from './load';
+import { PERFORMANCE_DOC, README_FILE, RESULTS_FILE, writeBlock } from './documents';
+import { runLoad, warmProcess, warmUp } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
-import { peakRssMiB, resetPeakRss, startServers, type ServerProcess } from './processes';
+import { peakRssMiB, resetPeakRss, startServer, startServers, type ServerProcess } from './processes';
 import { runProfile } from './profile';
 import { cpuTable, rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
@@ -36,39 +37,49 @@ function line(run: Run): string {
     return `  ${run.impl.padEnd(8)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms ${cpu}${rss}${bad}`;
 }
 
-async function measure(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[]): Promise<Run[]> {
-    const runs: Run[] = [];
+async function measureRegular(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[], runs: Run[]): Promise<void> {
     const options = { connections: config.connections, duration: config.duration };
-    const regular = scenarios.filter((s) => !s.large);
-    const large = scenarios.filter((s) => s.large);
-    for (let round = 1; round <= config.rounds; round++) {
-        const order = rotate(config.impls, round - 1);
-        say(`\n${clock()} round ${round}/${config.rounds} (order: ${order.join(', ')})`);
-        // one process per implementation for the regular scenarios, on a fresh database copy;
-        // reads come first, writes last, so every implementation reads the same data
-        const servers = await startServers(order, { setup, serverScript, tag: `round${round}` });
-        try {
-            for (const scenario of regular) {
-                say(`${clock()} ${scenario.name}`);
-                for (const impl of order) {
-                    const server = servers.get(impl) as ServerProcess;
-                    const result = await runLoad(server.url, scenario, options, config.warmup);
-                    const run: Run = { ...result, scenario: scenario.name, impl, round };
-                    runs.push(run);
-                    say(line(run));
+    // one long-lived process per implementation, on its own database copy: a fresh process takes
+    // seconds of load before its JIT (and Prisma's WebAssembly query compiler) runs at full speed,
+    // and short runs on cold processes would measure that rather than the handlers
+    const servers = await startServers(config.impls, { setup, serverScript, tag: 'regular' });
+    try {
+        say(`${clock()} warm-up: ${config.processWarmup} s of each read scenario per implementation`);
+        for (const server of servers.values()) await warmProcess(server.url, config.connections, config.processWarmup);
+        // every round of reads before any write, so every implementation reads the same rows
+        for (const phase of [scenarios.filter((s) => !s.write), scenarios.filter((s) => s.write)]) {
+            for (let round = 1; round <= config.rounds && phase.length > 0; round++) {
+                const order = rotate(config.impls, round - 1);
+                say(`\n${clock()} ${phase[0].write ? 'writes' : 'reads'}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
+                for (const scenario of phase) {
+                    say(`${clock()} ${scenario.name}`);
+                    for (const impl of order) {
+                        const server = servers.get(impl) as ServerProcess;
+                        const result = await runLoad(server.url, scenario, options, config.warmup);
+                        const run: Run = { ...result, scenario: scenario.name, impl, round };
+                        runs.push(run);
+                        say(line(run));
+                    }
                 }
             }
-        } finally {
-            for (const server of servers.values()) await server.stop();
         }
-        // 1,000-row reads: a fresh process each, peak RSS measured over the measured load only
-        for (const scenario of large) {
-            say(`${clock()} ${scenario.name}`);
-            const fresh = await startServers(order, { setup, serverScript, tag: `${scenario.name}-round${round}` });
-            try {
-                for (const impl of order) {
-                    const server = fresh.get(impl) as ServerProcess;
-                    if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, config.warmup);
+    } finally {
+        for (const server of servers.values()) await server.stop();
+    }
+}
+
+/** 1,000-row reads: a fresh process each, so that its peak RSS during the measured load is its own. */
+async function measureLarge(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[], runs: Run[]): Promise<void> {
+    const options = { connections: config.connections, duration: config.duration };
+    for (let round = 1; round <= config.rounds; round++) {
+        const order = rotate(config.impls, round - 1);
+        for (const scenario of scenarios) {
+            say(`${clock()} ${scenario.name}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
+            for (const impl of order) {
+                const server = await startServer({ impl, setup, serverScript, tag: `${scenario.name}-round${round}` });
+                try {
+                    await warmProcess(server.url, config.connections, config.warmup);
+                    if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, 2 * config.warmup);
                     const reset = resetPeakRss(server.pid);
                     const result = await runLoad(server.url, scenario, options, 0);
                     const run: Run = { ...result, scenario: scenario.name, impl, round, peakRss: peakRssMiB(server.pid) };
@@ -77,14 +88,21 @@ async function measure(config: BenchConfig, setup: BenchSetup, serverScript: str
                     say(line(run));
                     const errors = server.stderr().trim();
                     if (errors) say(`  ${impl} stderr: ${errors.slice(0, 500)}`);
-                    // stop at once: the next implementation gets the machine to itself
+                } finally {
+                    // at once: the next implementation gets the machine to itself
                     await server.stop();
                 }
-            } finally {
-                for (const server of fresh.values()) await server.stop();
             }
         }
     }
+}
+
+async function measure(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[]): Promise<Run[]> {
+    const runs: Run[] = [];
+    const regular = scenarios.filter((s) => !s.large);
+    const large = scenarios.filter((s) => s.large);
+    if (regular.length) await measureRegular(config, setup, serverScript, regular, runs);
+    if (large.length) await measureLarge(config, setup, serverScript, large, runs);
     return runs;
 }
 
@@ -122,6 +140,7 @@ function resultsBlock(
         `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit \`${gitCommit()}\` on ` +
             `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.os}. ` +
             `${config.rounds} round(s) × ${config.duration} s per implementation and scenario (after ${config.warmup} s warm-up), ` +
+            `on server processes first warmed with ${config.processWarmup} s of each read scenario, ` +
             `${config.connections} connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
         process.env.BENCH_NOTE ? `> ${process.env.BENCH_NOTE}` : '',
         `Every answer was checked: ${fmtCount(runs.reduce((n, r) => n + r.completed, 0))} answers, ` +
@@ -181,7 +200,8 @@ async function main(): Promise<void> {
     if (write) {
         writeBlock(RESULTS_FILE, 'results', block);
         writeBlock(PERFORMANCE_DOC, 'results', publicBlock);
-        say(`wrote ${path.relative(PROJECT_ROOT, RESULTS_FILE)} and ${path.relative(PROJECT_ROOT, PERFORMANCE_DOC)}`);
+        writeBlock(README_FILE, 'results', publicBlock);
+        say(`wrote the results into ${[RESULTS_FILE, PERFORMANCE_DOC, README_FILE].map((f) => path.relative(PROJECT_ROOT, f)).join(', ')}`);
     } else {
         say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
     }

@@ -9,25 +9,15 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import { BadBody, parseRequest, send, splitUrl, type ParsedRequest, type Reply } from './http';
-import { floorHandlers } from './floor';
+import { BadBody, parseRequest, send, splitUrl } from './http';
+import { mount, type Client, type Mounted } from './mount';
 import { logCalls } from './trace';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Client = any;
-type Mounted = { rest: (req: ParsedRequest, db: Client) => Promise<Reply>; rpc: (req: ParsedRequest, db: Client) => Promise<Reply> };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type ApiHandler = (ctx: any) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
 function env(name: string): string {
     const value = process.env[name];
     if (!value) throw new Error(`${name} is not set`);
     return value;
 }
-
-const ENDPOINT = 'http://localhost/api/rest';
-/** Same options for both REST handlers; pageSize 1000 lets the 1,000-row page through (the default caps at 100). */
-const REST_OPTIONS = { endpoint: ENDPOINT, pageSize: 1000 };
 
 async function main(): Promise<void> {
     const impl = env('BENCH_IMPL');
@@ -51,38 +41,7 @@ async function main(): Promise<void> {
         return process.env.BENCH_LOG_CALLS === '1' ? logCalls(db) : db;
     };
 
-    let mounted: Mounted;
-    if (impl === 'floor') {
-        mounted = floorHandlers;
-    } else {
-        let rest: ApiHandler;
-        let rpc: ApiHandler;
-        if (impl === 'ours') {
-            const dist = env('BENCH_OURS_DIST');
-            /* eslint-disable @typescript-eslint/no-require-imports */
-            rest = require(path.join(dist, 'api', 'rest')).RestApiHandler(REST_OPTIONS);
-            rpc = require(path.join(dist, 'api', 'rpc')).RPCApiHandler();
-        } else if (impl === 'upstream') {
-            rest = require('@zenstackhq/server/api/rest').RestApiHandler(REST_OPTIONS);
-            rpc = require('@zenstackhq/server/api/rpc').RPCApiHandler();
-            /* eslint-enable @typescript-eslint/no-require-imports */
-        } else {
-            throw new Error(`unknown BENCH_IMPL "${impl}"`);
-        }
-        const adapt =
-            (handler: ApiHandler) =>
-            async (req: ParsedRequest, db: Client): Promise<Reply> =>
-                handler({
-                    method: req.method,
-                    path: req.path,
-                    query: req.query,
-                    requestBody: req.body,
-                    prisma: db,
-                    modelMeta,
-                    zodSchemas,
-                });
-        mounted = { rest: adapt(rest), rpc: adapt(rpc) };
-    }
+    const mounted: Mounted = mount(impl, { modelMeta, zodSchemas }, process.env.BENCH_OURS_DIST);
 
     // requests still being handled: the load generator abandons its in-flight requests when a run
     // ends, and the next run must not share the CPU with them

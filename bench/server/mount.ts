@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { ParsedRequest, Reply } from './http';
+import { floorHandlers } from './floor';
+
+/**
+ * The three implementations behind one calling convention: `(parsed request, enhanced client) →
+ * reply`. Used by the bench servers and by the in-process decomposition (`npm run bench:decompose`).
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Client = any;
+export type Mounted = { rest: (req: ParsedRequest, db: Client) => Promise<Reply>; rpc: (req: ParsedRequest, db: Client) => Promise<Reply> };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ApiHandler = (ctx: any) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+
+export const ENDPOINT = 'http://localhost/api/rest';
+/** Same options for both REST handlers; pageSize 1000 lets the 1,000-row page through (the default caps at 100). */
+const REST_OPTIONS = { endpoint: ENDPOINT, pageSize: 1000 };
+
+export interface Generated {
+    modelMeta: unknown;
+    zodSchemas: unknown;
+}
+
+/** `ours` is loaded from `oursDist` (compiled zenstack-api), `upstream` from @zenstackhq/server. */
+export function mount(impl: string, generated: Generated, oursDist?: string): Mounted {
+    if (impl === 'floor') return floorHandlers;
+    let rest: ApiHandler;
+    let rpc: ApiHandler;
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    if (impl === 'ours') {
+        if (!oursDist) throw new Error('the compiled zenstack-api folder is not given');
+        rest = require(path.join(oursDist, 'api', 'rest')).RestApiHandler(REST_OPTIONS);
+        rpc = require(path.join(oursDist, 'api', 'rpc')).RPCApiHandler();
+    } else if (impl === 'upstream') {
+        rest = require('@zenstackhq/server/api/rest').RestApiHandler(REST_OPTIONS);
+        rpc = require('@zenstackhq/server/api/rpc').RPCApiHandler();
+    } else {
+        throw new Error(`unknown implementation "${impl}"`);
+    }
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const adapt =
+        (handler: ApiHandler) =>
+        async (req: ParsedRequest, db: Client): Promise<Reply> =>
+            handler({
+                method: req.method,
+                path: req.path,
+                query: req.query,
+                requestBody: req.body,
+                prisma: db,
+                modelMeta: generated.modelMeta,
+                zodSchemas: generated.zodSchemas,
+            });
+    return { rest: adapt(rest), rpc: adapt(rpc) };
+}
