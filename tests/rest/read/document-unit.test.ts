@@ -4,7 +4,9 @@ import { buildDocument } from '../../../src/api/rest/document/documents';
 import { resourceLink } from '../../../src/api/rest/document/links';
 import { parseFields } from '../../../src/api/rest/query/fields';
 import { parseInclude } from '../../../src/api/rest/query/include';
-import { blogRestSchema, ENDPOINT } from './support';
+import { normalizeOptions } from '../../../src/api/rest/options';
+import { buildRestSchema } from '../../../src/api/rest/schema';
+import { blogModelMeta, blogRestSchema, ENDPOINT } from './support';
 
 /** Records → JSON:API documents, without a database. */
 
@@ -114,5 +116,23 @@ describe('document builder', () => {
         const data = builder.resource(allTypes, { id: 'x/y', string: '', int: 0 }, 'data');
         expect(data.links.self).toBe(link('/allTypes/x%2Fy'));
         expect(data.relationships.owner.links).toEqual({ self: link('/allTypes/x%2Fy/relationships/owner'), related: link('/allTypes/x%2Fy/owner') });
+    });
+});
+
+describe('REST schema', () => {
+    it('points every relationship at its target model once, when the schema is built', () => {
+        const commentPost = schema.byType.get('comment')!.relationships.get('post')!;
+        expect(commentPost.target).toBe(post);
+        expect(post.relationships.get('author')!.target).toBe(user);
+    });
+
+    it('builds from metadata whose relation names a missing model, failing only where that relationship is used', () => {
+        const meta = blogModelMeta();
+        const damaged = { ...meta, models: { ...meta.models } };
+        delete (damaged.models as Record<string, unknown>).profile;
+        const built = buildRestSchema(damaged, normalizeOptions({ endpoint: ENDPOINT }));
+        const profile = built.byType.get('user')!.relationships.get('profile')!;
+        expect(() => profile.target).toThrow('relation target model not found: Profile');
+        expect(built.byType.get('post')!.relationships.get('author')!.target).toBe(built.byType.get('user'));
     });
 });
