@@ -13,7 +13,7 @@ export type Mounted = { rest: (req: ParsedRequest, db: Client) => Promise<Reply>
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ApiHandler = (ctx: any) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
-export const ENDPOINT = 'http://localhost/api/rest';
+const ENDPOINT = 'http://localhost/api/rest';
 /** Same options for both REST handlers; pageSize 1000 lets the 1,000-row page through (the default caps at 100). */
 const REST_OPTIONS = { endpoint: ENDPOINT, pageSize: 1000 };
 
