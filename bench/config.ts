@@ -16,7 +16,8 @@ export const SERVER_BUILD = path.join(BUILD_DIR, 'server');
 export const IMPLS = ['ours', 'upstream', 'floor'] as const;
 export type Impl = (typeof IMPLS)[number];
 
-function num(name: string, fallback: number): number {
+/** A positive number from the environment, or `fallback` when unset. */
+export function num(name: string, fallback: number): number {
     const raw = process.env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);

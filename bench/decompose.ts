@@ -16,23 +16,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DATA_DIR, OURS_DIST } from './config';
+import { DATA_DIR, OURS_DIST, num } from './config';
 import { RESULTS_FILE, writeBlock } from './documents';
 import { answering, recording, replayCalls, type Recorded } from './replay';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { BENCH_USER_ID } from './seed';
 import { parseQuery, splitUrl, type ParsedRequest } from './server/http';
-import { mount, type Client, type Mounted } from './server/mount';
+import { median } from './report';
+import { mount, openDatabase, type Client, type Mounted } from './server/mount';
 import { buildOurs, prepareData } from './setup';
 
 const VARIANTS = ['floor', 'upstream', 'ours', 'ours: ORM calls', 'ours: handler'] as const;
 type Variant = (typeof VARIANTS)[number];
-
-function positive(name: string, fallback: number): number {
-    const value = Number(process.env[name] ?? fallback);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-    return value;
-}
 
 function parsed(scenario: Scenario): { mount: keyof Mounted; req: ParsedRequest } {
     const r = scenario.request(0);
@@ -54,12 +49,11 @@ async function cpuPerCall(run: () => Promise<void>, ms: number): Promise<number>
     return (c.user + c.system) / 1000 / n;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
 
 async function main(): Promise<void> {
-    const rounds = Math.round(positive('DECOMPOSE_ROUNDS', 7));
-    const batchMs = positive('DECOMPOSE_MS', 500);
+    const rounds = Math.round(num('DECOMPOSE_ROUNDS', 7));
+    const batchMs = num('DECOMPOSE_MS', 500);
     const scenarios = selectScenarios(process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim())).filter((s) => !s.write);
     const setup = await prepareData();
     buildOurs();
@@ -68,15 +62,7 @@ async function main(): Promise<void> {
     const db = path.join(DATA_DIR, 'run', `decompose-${process.pid}.db`);
     fs.mkdirSync(path.dirname(db), { recursive: true });
     fs.copyFileSync(setup.seedDb, db);
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const { PrismaClient } = require(path.join(setup.generatedDir, 'prisma-client'));
-    const { enhance } = require(path.join(setup.generatedDir, 'zenstack', 'enhance.js'));
-    const modelMeta = require(path.join(setup.generatedDir, 'zenstack', 'model-meta.js')).default;
-    const zodSchemas = require(path.join(setup.generatedDir, 'zenstack', 'zod', 'index.js'));
-    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${db}` }) });
-    await prisma.$connect();
+    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(setup.generatedDir, db);
     const client = (): Client => enhance(prisma, { user: { id: BENCH_USER_ID } });
     const impls = Object.fromEntries(['floor', 'upstream', 'ours'].map((i) => [i, mount(i, { modelMeta, zodSchemas }, OURS_DIST)])) as Record<string, Mounted>;
 

@@ -8,9 +8,8 @@
  * Listens on an ephemeral port and prints `listening <port>` once ready.
  */
 import http from 'node:http';
-import path from 'node:path';
 import { BadBody, parseRequest, send, splitUrl } from './http';
-import { mount, type Client, type Mounted } from './mount';
+import { mount, openDatabase, type Client, type Mounted } from './mount';
 import { logCalls } from './trace';
 
 function env(name: string): string {
@@ -21,19 +20,7 @@ function env(name: string): string {
 
 async function main(): Promise<void> {
     const impl = env('BENCH_IMPL');
-    const generated = env('BENCH_GENERATED');
-    /* eslint-disable @typescript-eslint/no-require-imports */
-    const { PrismaClient } = require(path.join(generated, 'prisma-client'));
-    const { enhance } = require(path.join(generated, 'zenstack', 'enhance.js'));
-    const modelMeta = require(path.join(generated, 'zenstack', 'model-meta.js')).default;
-    const zodSchemas = require(path.join(generated, 'zenstack', 'zod', 'index.js'));
-    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${env('BENCH_DB')}` }) });
-    await prisma.$connect();
-    // the file is in WAL mode; NORMAL sync is the usual production pairing and keeps the write
-    // scenarios measuring software rather than fsync latency (same for all three implementations)
-    await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
+    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(env('BENCH_GENERATED'), env('BENCH_DB'));
 
     // the same per-request client for all three: the policy-enhanced client of the signed-in user
     const clientFor = (userId: number | undefined): Client => {

@@ -22,6 +22,31 @@ export interface Generated {
     zodSchemas: unknown;
 }
 
+export interface Database extends Generated {
+    prisma: Client;
+    /** `enhance(prisma, context)` of the generated ZenStack output. */
+    enhance: (prisma: Client, context: unknown) => Client;
+}
+
+/**
+ * Opens `file` with the generated Prisma client in `generatedDir` (better-sqlite3 driver adapter,
+ * `synchronous = NORMAL`: the file is in WAL mode, the usual production pairing, and the write
+ * scenarios then measure software rather than fsync latency) and loads the ZenStack output beside it.
+ */
+export async function openDatabase(generatedDir: string, file: string): Promise<Database> {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
+    const { enhance } = require(path.join(generatedDir, 'zenstack', 'enhance.js'));
+    const modelMeta = require(path.join(generatedDir, 'zenstack', 'model-meta.js')).default;
+    const zodSchemas = require(path.join(generatedDir, 'zenstack', 'zod', 'index.js'));
+    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
+    await prisma.$connect();
+    await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
+    return { prisma, enhance, modelMeta, zodSchemas };
+}
+
 /** `ours` is loaded from `oursDist` (compiled zenstack-api), `upstream` from @zenstackhq/server. */
 export function mount(impl: string, generated: Generated, oursDist?: string): Mounted {
     if (impl === 'floor') return floorHandlers;
