@@ -70,6 +70,31 @@ function transpileTree(dir: string): void {
     }
 }
 
+/**
+ * A Prisma config naming this folder's schema. The CLI decides which engines it needs from the
+ * schema its config names; with the project's config that is `prisma/schema.prisma`, which does not
+ * exist before `npm run generate` (a fresh clone), and the CLI then tries to download a native
+ * query engine (offline: ENOTFOUND). With this one it sees `engineType = "client"` and needs none.
+ */
+function writeCliConfig(workDir: string): string {
+    const file = path.join(workDir, 'prisma.config.ts');
+    fs.writeFileSync(
+        file,
+        [
+            "import { defineConfig } from 'prisma/config';",
+            "import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';",
+            'export default defineConfig({',
+            "    experimental: { adapter: true },",
+            "    engine: 'js',",
+            `    schema: ${JSON.stringify(path.join(workDir, 'schema.prisma'))},`,
+            "    adapter: async () => new PrismaBetterSQLite3({ url: ':memory:' }),",
+            '} as never);',
+            '',
+        ].join('\n'),
+    );
+    return file;
+}
+
 function run(args: string[]): string {
     return execFileSync(process.execPath, args, {
         cwd: PROJECT_ROOT,
@@ -121,15 +146,19 @@ export function generateSchema(zmodel: string, provider: Provider = 'sqlite', pr
         const e = err as { stdout?: string; stderr?: string };
         throw new Error(`zenstack generate failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     }
+    const cliConfig = writeCliConfig(workDir);
     const ddl = run([
         path.join(PROJECT_ROOT, 'node_modules/prisma/build/index.js'),
         'migrate',
         'diff',
+        '--config',
+        cliConfig,
         '--from-empty',
         '--to-schema-datamodel',
         path.join(workDir, 'schema.prisma'),
         '--script',
     ]);
+    fs.rmSync(cliConfig);
     // the generated sources import the client by absolute path: point them at the final folder
     for (const file of walk(path.join(workDir, 'zenstack'))) {
         const content = fs.readFileSync(file, 'utf8');
