@@ -13,8 +13,12 @@ export const OURS_DIST = path.join(BUILD_DIR, 'dist');
 /** The bench server, transpiled to plain JavaScript so the measured processes carry no ts-node hook. */
 export const SERVER_BUILD = path.join(BUILD_DIR, 'server');
 
+/** The implementations the issue compares. */
 export const IMPLS = ['ours', 'upstream', 'floor'] as const;
-export type Impl = (typeof IMPLS)[number];
+/** For information: a floor that makes our handler's ORM calls, measured on the scenarios marked `oursCallsFloor`. */
+export const OURS_CALLS_FLOOR = 'floor-ours';
+export const ALL_IMPLS = [...IMPLS, OURS_CALLS_FLOOR] as const;
+export type Impl = (typeof ALL_IMPLS)[number];
 
 /** A positive number from the environment, or `fallback` when unset. */
 export function num(name: string, fallback: number): number {
@@ -57,13 +61,13 @@ export interface BenchConfig {
 }
 
 export function readConfig(): BenchConfig {
-    const impls = (list('BENCH_IMPLS') ?? [...IMPLS]) as Impl[];
+    const impls = (list('BENCH_IMPLS') ?? [...ALL_IMPLS]) as Impl[];
     for (const impl of impls) {
-        if (!IMPLS.includes(impl)) throw new Error(`BENCH_IMPLS: unknown implementation "${impl}" (use ${IMPLS.join(', ')})`);
+        if (!ALL_IMPLS.includes(impl)) throw new Error(`BENCH_IMPLS: unknown implementation "${impl}" (use ${ALL_IMPLS.join(', ')})`);
     }
     const profile = process.env.BENCH_PROFILE as Impl | undefined;
-    if (profile && !IMPLS.includes(profile)) {
-        throw new Error(`BENCH_PROFILE: unknown implementation "${profile}" (use ${IMPLS.join(', ')})`);
+    if (profile && !ALL_IMPLS.includes(profile)) {
+        throw new Error(`BENCH_PROFILE: unknown implementation "${profile}" (use ${ALL_IMPLS.join(', ')})`);
     }
     const write = process.env.BENCH_WRITE === '1' ? 'always' : process.env.BENCH_WRITE === '0' ? 'never' : 'auto';
     return {

@@ -1,4 +1,4 @@
-import type { Impl } from './config';
+import { OURS_CALLS_FLOOR, type Impl } from './config';
 import { startServers } from './processes';
 import type { Scenario } from './scenarios';
 import { USER_HEADER } from './scenarios';
@@ -8,7 +8,7 @@ import type { BenchSetup } from './setup';
  * Before anything is measured: every implementation answers every scenario once, with the expected
  * status and a body that passes the scenario's check (a fast error is not a result). The servers run
  * with BENCH_LOG_CALLS=1 so the ORM calls each one makes are recorded: the floor must make exactly
- * upstream's calls, and where ours differs the report says so.
+ * upstream's calls, the floor-ours exactly ours', and where ours differs from upstream the report says so.
  */
 
 export interface PreflightResult {
@@ -79,6 +79,14 @@ export async function preflight(setup: BenchSetup, serverScript: string, impls: 
         const upstream = calls[scenario.name]?.upstream;
         if (floor && upstream && floor.join('\n') !== upstream.join('\n')) {
             problems.push(`floor ${scenario.name}: ORM calls differ from upstream's\n    floor:    ${floor.join('\n              ')}\n    upstream: ${upstream.join('\n              ')}`);
+        }
+        const floorOurs = calls[scenario.name]?.[OURS_CALLS_FLOOR];
+        const ours = calls[scenario.name]?.ours;
+        if (floorOurs && ours && floorOurs.join('\n') !== ours.join('\n')) {
+            problems.push(
+                `${OURS_CALLS_FLOOR} ${scenario.name}: ORM calls differ from ours (bench/server/floor-ours.ts is out of date)\n` +
+                    `    ${OURS_CALLS_FLOOR}: ${floorOurs.join('\n                ')}\n    ours:       ${ours.join('\n                ')}`,
+            );
         }
     }
     return { problems, calls };

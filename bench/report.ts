@@ -1,4 +1,4 @@
-import type { Impl } from './config';
+import { OURS_CALLS_FLOOR, type Impl } from './config';
 import type { LoadResult } from './load';
 import type { Scenario } from './scenarios';
 
@@ -32,6 +32,10 @@ export interface ScenarioSummary {
     /** Server CPU per request: upstream's ÷ ours and floor's ÷ ours (above 1 = ours uses less). */
     cpuUpstreamOverOurs?: number;
     cpuFloorOverOurs?: number;
+    /** Against the floor that makes our ORM calls (scenarios marked `oursCallsFloor`): req/s ratio, its rounds, CPU ratio. */
+    oursVsOursCallsFloor?: number;
+    oursVsOursCallsFloorRange?: [number, number];
+    cpuOursCallsFloorOverOurs?: number;
 }
 
 export function median(values: number[]): number {
@@ -75,6 +79,7 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
         const ours = byImpl.ours?.reqPerSec;
         const oursCpu = byImpl.ours?.cpuMs;
         const mine = runs.filter((r) => r.scenario === scenario.name);
+        const oursCalls = byImpl[OURS_CALLS_FLOOR];
         return {
             scenario,
             byImpl,
@@ -84,6 +89,9 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
             oursVsFloorRange: roundRange(mine, 'floor'),
             cpuUpstreamOverOurs: oursCpu && byImpl.upstream ? byImpl.upstream.cpuMs / oursCpu : undefined,
             cpuFloorOverOurs: oursCpu && byImpl.floor ? byImpl.floor.cpuMs / oursCpu : undefined,
+            oursVsOursCallsFloor: ours && oursCalls ? ours / oursCalls.reqPerSec : undefined,
+            oursVsOursCallsFloorRange: roundRange(mine, OURS_CALLS_FLOOR),
+            cpuOursCallsFloorOverOurs: oursCpu && oursCalls ? oursCalls.cpuMs / oursCpu : undefined,
         };
     });
 }
@@ -138,6 +146,26 @@ export function rssTable(summaries: ScenarioSummary[]): string | undefined {
     return lines.join('\n');
 }
 
+/** Ours against the floor that makes our ORM calls, where it was measured (undefined when nowhere). */
+export function oursCallsFloorTable(summaries: ScenarioSummary[]): string | undefined {
+    const measured = summaries.filter((s) => s.oursVsOursCallsFloor !== undefined);
+    if (measured.length === 0) return undefined;
+    const lines = [
+        '| Scenario | ours req/s | floor with our calls req/s | ours ÷ it (rounds) | CPU ms ours / it | its CPU ÷ ours |',
+        '|---|--:|--:|--:|--:|--:|',
+    ];
+    for (const s of measured) {
+        const it = s.byImpl[OURS_CALLS_FLOOR];
+        const r = s.oursVsOursCallsFloorRange;
+        lines.push(
+            `| ${s.scenario.title} | ${fmt(s.byImpl.ours?.reqPerSec)} | ${fmt(it?.reqPerSec)} | ` +
+                `${ratio(s.oursVsOursCallsFloor)}${r ? ` (${r[0].toFixed(2)}–${r[1].toFixed(2)})` : ''} | ` +
+                `${fmt(s.byImpl.ours?.cpuMs, 2)} / ${fmt(it?.cpuMs, 2)} | ${ratio(s.cpuOursCallsFloorOverOurs)} |`,
+        );
+    }
+    return lines.join('\n');
+}
+
 /** The issue's targets for our handlers, checked against this run (information, not a gate). */
 const SPECIAL_TARGETS: Record<string, number> = {
     'rest-list-include': 3,
@@ -157,6 +185,9 @@ export function targetLines(summaries: ScenarioSummary[]): string[] {
             `ours/floor ${ratio(s.oursVsFloor)} (target ≥ 0.90x: ${mark(s.oursVsFloor >= 0.9)}${range(s.oursVsFloorRange)})`,
             `ours/upstream ${ratio(s.oursVsUpstream)} (target ≥ ${upTarget.toFixed(2)}x: ${mark(s.oursVsUpstream >= upTarget)}${range(s.oursVsUpstreamRange)})`,
         ];
+        if (s.oursVsOursCallsFloor !== undefined) {
+            parts.push(`for information, ours ÷ the floor making our ORM calls ${ratio(s.oursVsOursCallsFloor)}${range(s.oursVsOursCallsFloorRange)}`);
+        }
         const ours = s.byImpl.ours?.peakRss;
         const upstream = s.byImpl.upstream?.peakRss;
         if (s.scenario.large && ours !== undefined && upstream !== undefined) {

@@ -3,19 +3,19 @@
  * Settings (environment): BENCH_DURATION (s, 2), BENCH_WARMUP (s, 0.5), BENCH_ROUNDS (4),
  * BENCH_PROCESS_WARMUP (s, 2),
  * BENCH_CONNECTIONS (10), BENCH_SCENARIOS (comma list), BENCH_IMPLS (comma list),
- * BENCH_PROFILE=ours|upstream|floor (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
+ * BENCH_PROFILE=ours|upstream|floor|floor-ours (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DATA_DIR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig } from './config';
+import { DATA_DIR, IMPLS, OURS_CALLS_FLOOR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig, type Impl } from './config';
 import { PERFORMANCE_DOC, README_FILE, RESULTS_FILE, writeBlock } from './documents';
 import { runLoad, warmProcess, warmUp } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
 import { peakRssMiB, resetPeakRss, startServer, startServers, type ServerProcess } from './processes';
 import { runProfile } from './profile';
-import { cpuTable, rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
+import { cpuTable, oursCallsFloorTable, rssTable, statusFailures, summarize, targetLines, throughputTable, type Run } from './report';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { buildOurs, buildServer, prepareData, type BenchSetup } from './setup';
 
@@ -30,11 +30,16 @@ function rotate<T>(items: T[], by: number): T[] {
     return [...items.slice(k), ...items.slice(0, k)];
 }
 
+/** The implementations measured on a scenario: the floor making our calls only where the scenario asks for it. */
+function implsFor(impls: Impl[], scenario: Scenario): Impl[] {
+    return impls.filter((impl) => impl !== OURS_CALLS_FLOOR || scenario.oursCallsFloor === true);
+}
+
 function line(run: Run): string {
     const rss = run.peakRss === undefined ? '' : `  peak RSS ${run.peakRss.toFixed(0)} MiB`;
     const bad = run.wrongStatus || run.errors ? `  WRONG STATUS ${run.wrongStatus} ERRORS ${run.errors}` : '';
     const cpu = `${run.cpuMsPerRequest.toFixed(2).padStart(7)} ms CPU/req`;
-    return `  ${run.impl.padEnd(8)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms ${cpu}${rss}${bad}`;
+    return `  ${run.impl.padEnd(10)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${run.p99.toFixed(1).padStart(7)} ms ${cpu}${rss}${bad}`;
 }
 
 async function measureRegular(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[], runs: Run[]): Promise<void> {
@@ -42,17 +47,18 @@ async function measureRegular(config: BenchConfig, setup: BenchSetup, serverScri
     // one long-lived process per implementation, on its own database copy: a fresh process takes
     // seconds of load before its JIT (and Prisma's WebAssembly query compiler) runs at full speed,
     // and short runs on cold processes would measure that rather than the handlers
-    const servers = await startServers(config.impls, { setup, serverScript, tag: 'regular' });
+    const used = config.impls.filter((impl) => scenarios.some((s) => implsFor(config.impls, s).includes(impl)));
+    const servers = await startServers(used, { setup, serverScript, tag: 'regular' });
     try {
         say(`${clock()} warm-up: ${config.processWarmup} s of each read scenario per implementation`);
         for (const server of servers.values()) await warmProcess(server.url, config.connections, config.processWarmup);
         // every round of reads before any write, so every implementation reads the same rows
         for (const phase of [scenarios.filter((s) => !s.write), scenarios.filter((s) => s.write)]) {
             for (let round = 1; round <= config.rounds && phase.length > 0; round++) {
-                const order = rotate(config.impls, round - 1);
-                say(`\n${clock()} ${phase[0].write ? 'writes' : 'reads'}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
+                say(`\n${clock()} ${phase[0].write ? 'writes' : 'reads'}, round ${round}/${config.rounds}`);
                 for (const scenario of phase) {
-                    say(`${clock()} ${scenario.name}`);
+                    const order = rotate(implsFor(config.impls, scenario), round - 1);
+                    say(`${clock()} ${scenario.name} (order: ${order.join(', ')})`);
                     for (const impl of order) {
                         const server = servers.get(impl) as ServerProcess;
                         const result = await runLoad(server.url, scenario, options, config.warmup);
@@ -72,8 +78,8 @@ async function measureRegular(config: BenchConfig, setup: BenchSetup, serverScri
 async function measureLarge(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[], runs: Run[]): Promise<void> {
     const options = { connections: config.connections, duration: config.duration };
     for (let round = 1; round <= config.rounds; round++) {
-        const order = rotate(config.impls, round - 1);
         for (const scenario of scenarios) {
+            const order = rotate(implsFor(config.impls, scenario), round - 1);
             say(`${clock()} ${scenario.name}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
             for (const impl of order) {
                 const server = await startServer({ impl, setup, serverScript, tag: `${scenario.name}-round${round}` });
@@ -133,6 +139,7 @@ function resultsBlock(
     const machine = describeMachine();
     const summaries = summarize(scenarios, config.impls, runs);
     const rss = rssTable(summaries);
+    const oursCalls = oursCallsFloorTable(summaries);
     const targets = targetLines(summaries);
     const diffs = callDifferences(pre);
     const loadAfter = os.loadavg();
@@ -153,6 +160,12 @@ function resultsBlock(
         cpuTable(summaries),
         rss ? `Peak RSS of the server process while serving the 1,000-row scenarios (VmHWM, median over rounds):\n\n${rss}` : '',
         internal && targets.length ? `Targets:\n\n${targets.join('\n')}` : '',
+        internal && oursCalls
+            ? 'For information (not one of the issue\'s comparisons): ours against a second floor that makes *our* handler\'s ORM ' +
+              'calls (`bench/server/floor-ours.ts`, checked against ours in the pre-flight), on the lists where those calls ' +
+              'differ from upstream\'s. This is the cost of our handler alone, without the ORM work the read issue asks for:' +
+              `\n\n${oursCalls}`
+            : '',
         internal && diffs.length
             ? `Where our ORM calls differ from upstream's (one request, from the pre-flight):\n\n` +
               diffs.map((d) => `- ${d.scenario}: ours \`${d.ours.join(' ; ')}\`; upstream \`${d.upstream.join(' ; ')}\``).join('\n')
@@ -191,7 +204,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(DATA_DIR, 'last-run.md'), `${block}\n`);
     say(`\n${block}\n`);
 
-    const complete = scenarios.length === SCENARIOS.length && config.impls.length === 3;
+    const complete = scenarios.length === SCENARIOS.length && IMPLS.every((impl) => config.impls.includes(impl));
     if (failures.length) {
         say(`FAILED: answers with the wrong status (a fast error is not a result):\n- ${failures.join('\n- ')}`);
         process.exitCode = 1;

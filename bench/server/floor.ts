@@ -9,13 +9,13 @@ import type { ParsedRequest, Reply } from './http';
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Client = any;
-type Route = (db: Client, req: ParsedRequest, id?: number) => Promise<Reply>;
+export type Client = any;
+export type Route = (db: Client, req: ParsedRequest, id?: number) => Promise<Reply>;
 
 /** Upstream loads the ids of every relationship of a resource it returns. */
 const RELATIONSHIP_IDS = { author: { select: { id: true } }, comments: { select: { id: true } } };
 
-function first(value: string | string[] | undefined): string | undefined {
+export function first(value: string | string[] | undefined): string | undefined {
     return Array.isArray(value) ? value[0] : value;
 }
 
@@ -44,7 +44,7 @@ function listArgs(query: ParsedRequest['query']): { where: Record<string, unknow
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Resource = { data: { attributes?: Record<string, unknown>; relationships?: Record<string, any> } };
 
-function resourceData(body: unknown): Record<string, unknown> {
+export function resourceData(body: unknown): Record<string, unknown> {
     const { attributes, relationships } = (body as Resource).data;
     const data: Record<string, unknown> = { ...attributes };
     for (const [name, rel] of Object.entries(relationships ?? {})) {
@@ -74,19 +74,22 @@ const restRoutes: Record<string, Route> = {
     }),
 };
 
-async function rest(req: ParsedRequest, db: Client): Promise<Reply> {
-    const match = /^\/post(?:\/(\d+))?$/.exec(req.path);
-    const route = match && restRoutes[`${req.method} /post${match[1] ? '/:id' : ''}`];
-    if (!route) return { status: 404, body: { error: 'not found' } };
-    return route(db, req, match[1] ? Number(match[1]) : undefined);
+/** Sends the scenarios' `post` requests (`GET /post`, `GET /post/:id` …) to `routes`; anything else is a 404. */
+export function restRouter(routes: Record<string, Route>): (req: ParsedRequest, db: Client) => Promise<Reply> {
+    return async (req, db) => {
+        const match = /^\/post(?:\/(\d+))?$/.exec(req.path);
+        const route = match && routes[`${req.method} /post${match[1] ? '/:id' : ''}`];
+        if (!route) return { status: 404, body: { error: 'not found' } };
+        return route(db, req, match[1] ? Number(match[1]) : undefined);
+    };
 }
 
 const RPC_STATUS: Record<string, number> = { create: 201 };
 
-async function rpc(req: ParsedRequest, db: Client): Promise<Reply> {
+export async function rpc(req: ParsedRequest, db: Client): Promise<Reply> {
     const [, model, op] = req.path.split('/');
     const args = req.method === 'GET' ? JSON.parse(first(req.query.q) ?? '{}') : req.body;
     return { status: RPC_STATUS[op] ?? 200, body: { data: await db[model][op](args) } };
 }
 
-export const floorHandlers = { rest, rpc };
+export const floorHandlers = { rest: restRouter(restRoutes), rpc };

@@ -1,6 +1,6 @@
 /**
  * One benchmark server process: `node main.js` with
- *   BENCH_IMPL       ours | upstream | floor
+ *   BENCH_IMPL       ours | upstream | floor | floor-ours
  *   BENCH_DB         SQLite file this process owns
  *   BENCH_GENERATED  folder of the generated Prisma client and ZenStack output
  *   BENCH_OURS_DIST  compiled zenstack-api (for BENCH_IMPL=ours)

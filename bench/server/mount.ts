@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { ParsedRequest, Reply } from './http';
 import { floorHandlers } from './floor';
+import { floorOursHandlers } from './floor-ours';
 
 /**
- * The three implementations behind one calling convention: `(parsed request, enhanced client) →
+ * The implementations behind one calling convention: `(parsed request, enhanced client) →
  * reply`. Used by the bench servers and by the in-process decomposition (`npm run bench:decompose`).
  */
 
@@ -50,6 +51,7 @@ export async function openDatabase(generatedDir: string, file: string): Promise<
 /** `ours` is loaded from `oursDist` (compiled zenstack-api), `upstream` from @zenstackhq/server. */
 export function mount(impl: string, generated: Generated, oursDist?: string): Mounted {
     if (impl === 'floor') return floorHandlers;
+    if (impl === 'floor-ours') return floorOursHandlers;
     let rest: ApiHandler;
     let rpc: ApiHandler;
     /* eslint-disable @typescript-eslint/no-require-imports */
