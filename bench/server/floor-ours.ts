@@ -16,7 +16,7 @@ const FIELDS = {
     comment: { id: true, content: true, postId: true },
 };
 const ID_ORDER = [{ id: 'asc' }];
-/** The bench servers' `pageSize`, which also caps included to-many relationships. */
+/** The bench servers' `pageSize`: the default page and the cap on included to-many relationships. */
 const PAGE_SIZE = 1000;
 const INCLUDED: Record<string, unknown> = {
     author: { select: FIELDS.user },
@@ -34,7 +34,7 @@ function listArgs(query: ParsedRequest['query']): { where?: Record<string, unkno
         : ID_ORDER;
     const skip = Number(first(query['page[offset]']) ?? 0);
     if (skip > 0) args.skip = skip;
-    const take = Number(first(query['page[limit]']) ?? 100);
+    const take = Number(first(query['page[limit]']) ?? PAGE_SIZE);
     args.take = take;
     const select: Record<string, unknown> = { ...FIELDS.post };
     for (const name of first(query.include)?.split(',') ?? []) select[name] = INCLUDED[name];
