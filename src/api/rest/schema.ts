@@ -44,20 +44,22 @@ function typeNameOf(def: ModelDef, mapping: Readonly<Record<string, string>>): s
 }
 
 /**
- * Points a relationship at its target model. Metadata that names a model it does not hold (hand-made
- * or damaged) breaks only the requests that reach that relationship, not the whole schema.
+ * A relationship pointing at its target model. Metadata that names a model it does not hold
+ * (hand-made or damaged) breaks only the requests that reach that relationship, not the whole schema.
  */
-function resolveTarget(rel: RestRelationship, byKey: ReadonlyMap<string, RestModel>): void {
-    const target = byKey.get(rel.field.targetKey);
+function relationshipOf(name: string, field: RelationField, byKey: ReadonlyMap<string, RestModel>): RestRelationship {
+    const target = byKey.get(field.targetKey);
     if (target) {
-        (rel as { target: RestModel }).target = target;
-        return;
+        return { name, field, isArray: field.isArray, target };
     }
-    Object.defineProperty(rel, 'target', {
-        get(): never {
-            throw new Error(`relation target model not found: ${rel.field.targetName}`);
+    return {
+        name,
+        field,
+        isArray: field.isArray,
+        get target(): never {
+            throw new Error(`relation target model not found: ${field.targetName}`);
         },
-    });
+    };
 }
 
 /** Builds the REST view of a model metadata object for one handler's options. */
@@ -65,6 +67,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     const registry = getModelRegistry(modelMeta);
     const byKey = new Map<string, RestModel>();
     const byType = new Map<string, RestModel>();
+    const pending: { def: ModelDef; relationships: Map<string, RestRelationship> }[] = [];
 
     for (const def of registry.models.values()) {
         const type = typeNameOf(def, config.modelNameMapping);
@@ -74,11 +77,9 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
                 attributes.set(name, field);
             }
         }
+        // filled in below, once every model exists (types refer to each other)
         const relationships = new Map<string, RestRelationship>();
-        for (const [name, field] of def.relations) {
-            // `target` is filled in below, once every model exists (types refer to each other)
-            relationships.set(name, { name, field, isArray: field.isArray, target: undefined as unknown as RestModel });
-        }
+        pending.push({ def, relationships });
         const model: RestModel = {
             def,
             type,
@@ -94,9 +95,9 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         }
         byType.set(type, model);
     }
-    for (const model of byKey.values()) {
-        for (const rel of model.relationships.values()) {
-            resolveTarget(rel, byKey);
+    for (const { def, relationships } of pending) {
+        for (const [name, field] of def.relations) {
+            relationships.set(name, relationshipOf(name, field, byKey));
         }
     }
     return { modelMeta, byKey, byType };
