@@ -4,45 +4,34 @@
  * replayed on a real client (the ORM work alone) or answered from the recording (the handler alone).
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Any = any;
+import { observeCalls, type Any, type CallObserver } from './server/observe';
 
 export type Recorded =
     | { kind: 'call'; model: string; op: string; args: unknown; result: unknown }
     | { kind: 'transaction'; options: unknown; calls: Recorded[] };
 
-function isDelegate(value: unknown): boolean {
-    return !!value && typeof value === 'object' && typeof (value as { findMany?: unknown }).findMany === 'function';
+function recorder(log: Recorded[]): CallObserver {
+    return {
+        async call(model, op, args, run) {
+            const entry: Recorded = { kind: 'call', model, op, args: args[0], result: undefined };
+            log.push(entry);
+            entry.result = await run();
+            return entry.result;
+        },
+        transaction(args) {
+            const calls: Recorded[] = [];
+            log.push({ kind: 'transaction', options: args[1], calls });
+            return recorder(calls);
+        },
+        other(name) {
+            if (name === '$transaction') throw new Error('only interactive transactions are recorded');
+        },
+    };
 }
 
 /** A client that runs everything on `db` and appends what it did to `log`. */
 export function recording(db: Any, log: Recorded[]): Any {
-    return new Proxy(db, {
-        get(target, prop) {
-            const value = Reflect.get(target, prop);
-            if (prop === '$transaction' && typeof value === 'function') {
-                return (callback: unknown, options?: unknown) => {
-                    if (typeof callback !== 'function') throw new Error('only interactive transactions are recorded');
-                    const calls: Recorded[] = [];
-                    log.push({ kind: 'transaction', options, calls });
-                    return value.call(target, (tx: Any) => callback(recording(tx, calls)), options);
-                };
-            }
-            if (typeof prop !== 'string' || prop.startsWith('$') || !isDelegate(value)) return value;
-            return new Proxy(value, {
-                get(delegate, op) {
-                    const method = Reflect.get(delegate, op);
-                    if (typeof method !== 'function' || typeof op !== 'string') return method;
-                    return async (args: unknown) => {
-                        const entry: Recorded = { kind: 'call', model: prop, op, args, result: undefined };
-                        log.push(entry);
-                        entry.result = await method.call(delegate, args);
-                        return entry.result;
-                    };
-                },
-            });
-        },
-    });
+    return observeCalls(db, recorder(log));
 }
 
 /** Makes the recorded calls again on `db`, in the same order and transactions (the ORM's share of a request). */

@@ -1,10 +1,10 @@
-/**
- * BENCH_LOG_CALLS=1: wraps a client so that every model operation the handler calls is printed
- * (`post.findMany {...}`). Used to check that the floor makes the same ORM calls as upstream.
- */
+import { observeCalls, type Any, type CallObserver } from './observe';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Any = any;
+/**
+ * BENCH_LOG_CALLS=1: wraps a client so that every ORM call the handler makes is printed
+ * (`  call post.findMany({...})`). The pre-flight reads these lines to check that each floor makes
+ * the calls it mirrors.
+ */
 
 function show(args: unknown[]): string {
     try {
@@ -17,39 +17,22 @@ function show(args: unknown[]): string {
     }
 }
 
-function wrapDelegate(model: string, delegate: Any): Any {
-    return new Proxy(delegate, {
-        get(target, op) {
-            const value = Reflect.get(target, op);
-            if (typeof value !== 'function' || typeof op !== 'string') return value;
-            return (...args: unknown[]) => {
-                process.stderr.write(`  call ${model}.${op}(${show(args)})\n`);
-                return value.apply(target, args);
-            };
-        },
-    });
-}
+const write = (call: string) => process.stderr.write(`  call ${call}\n`);
+
+const logger: CallObserver = {
+    call(model, op, args, run) {
+        write(`${model}.${op}(${show(args)})`);
+        return run();
+    },
+    transaction(args) {
+        write(`$transaction(${show(args)})`);
+        return logger;
+    },
+    other(name, args) {
+        write(`${name}(${show(args)})`);
+    },
+};
 
 export function logCalls(db: Any): Any {
-    return new Proxy(db, {
-        get(target, prop) {
-            const value = Reflect.get(target, prop);
-            if (typeof prop !== 'string') return value;
-            if (prop.startsWith('$')) {
-                if (typeof value !== 'function') return value;
-                return (...args: unknown[]) => {
-                    process.stderr.write(`  call ${prop}(${show(args)})\n`);
-                    if (prop === '$transaction' && typeof args[0] === 'function') {
-                        const callback = args[0] as (tx: Any) => unknown;
-                        return value.call(target, (tx: Any) => callback(logCalls(tx)), ...args.slice(1));
-                    }
-                    return value.apply(target, args);
-                };
-            }
-            if (value && typeof value === 'object' && typeof value.findMany === 'function') {
-                return wrapDelegate(prop, value);
-            }
-            return value;
-        },
-    });
+    return observeCalls(db, logger);
 }
