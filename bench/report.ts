@@ -21,21 +21,21 @@ export interface ImplSummary {
     peakRss?: number;
 }
 
+/** Ours against another implementation on one scenario. */
+export interface Versus {
+    /** ours ÷ it, median req/s. */
+    ratio: number;
+    /** Lowest and highest ratio of one round (the implementations of a round run one after the other). */
+    range?: [number, number];
+    /** Server CPU per request: its ÷ ours (above 1 = ours uses less). */
+    cpu?: number;
+}
+
 export interface ScenarioSummary {
     scenario: Scenario;
     byImpl: Partial<Record<Impl, ImplSummary>>;
-    oursVsUpstream?: number;
-    oursVsFloor?: number;
-    /** Lowest and highest ratio of one round (the implementations of a round run one after the other). */
-    oursVsUpstreamRange?: [number, number];
-    oursVsFloorRange?: [number, number];
-    /** Server CPU per request: upstream's ÷ ours and floor's ÷ ours (above 1 = ours uses less). */
-    cpuUpstreamOverOurs?: number;
-    cpuFloorOverOurs?: number;
-    /** Against the floor that makes our ORM calls (scenarios marked `oursCallsFloor`): req/s ratio, its rounds, CPU ratio. */
-    oursVsOursCallsFloor?: number;
-    oursVsOursCallsFloorRange?: [number, number];
-    cpuOursCallsFloorOverOurs?: number;
+    /** Ours against each other implementation measured on the scenario. */
+    vs: Partial<Record<Impl, Versus>>;
 }
 
 export function median(values: number[]): number {
@@ -76,23 +76,15 @@ export function summarize(scenarios: Scenario[], impls: Impl[], runs: Run[]): Sc
                 peakRss: rss.length ? median(rss) : undefined,
             };
         }
-        const ours = byImpl.ours?.reqPerSec;
-        const oursCpu = byImpl.ours?.cpuMs;
+        const ours = byImpl.ours;
         const mine = runs.filter((r) => r.scenario === scenario.name);
-        const oursCalls = byImpl[OURS_CALLS_FLOOR];
-        return {
-            scenario,
-            byImpl,
-            oursVsUpstream: ours && byImpl.upstream ? ours / byImpl.upstream.reqPerSec : undefined,
-            oursVsFloor: ours && byImpl.floor ? ours / byImpl.floor.reqPerSec : undefined,
-            oursVsUpstreamRange: roundRange(mine, 'upstream'),
-            oursVsFloorRange: roundRange(mine, 'floor'),
-            cpuUpstreamOverOurs: oursCpu && byImpl.upstream ? byImpl.upstream.cpuMs / oursCpu : undefined,
-            cpuFloorOverOurs: oursCpu && byImpl.floor ? byImpl.floor.cpuMs / oursCpu : undefined,
-            oursVsOursCallsFloor: ours && oursCalls ? ours / oursCalls.reqPerSec : undefined,
-            oursVsOursCallsFloorRange: roundRange(mine, OURS_CALLS_FLOOR),
-            cpuOursCallsFloorOverOurs: oursCpu && oursCalls ? oursCalls.cpuMs / oursCpu : undefined,
-        };
+        const vs: ScenarioSummary['vs'] = {};
+        for (const impl of impls) {
+            const it = byImpl[impl];
+            if (impl === 'ours' || !ours?.reqPerSec || !it) continue;
+            vs[impl] = { ratio: ours.reqPerSec / it.reqPerSec, range: roundRange(mine, impl), cpu: ours.cpuMs ? it.cpuMs / ours.cpuMs : undefined };
+        }
+        return { scenario, byImpl, vs };
     });
 }
 
@@ -108,11 +100,11 @@ export function throughputTable(summaries: ScenarioSummary[]): string {
         const b = s.byImpl;
         lines.push(
             `| ${s.scenario.title} | ${fmt(b.ours?.reqPerSec)} | ${fmt(b.upstream?.reqPerSec)} | ${fmt(b.floor?.reqPerSec)} | ` +
-                `${ratio(s.oursVsUpstream)} | ${ratio(s.oursVsFloor)} | ${fmt(b.ours?.p99)} / ${fmt(b.upstream?.p99)} / ${fmt(b.floor?.p99)} |`,
+                `${ratio(s.vs.upstream?.ratio)} | ${ratio(s.vs.floor?.ratio)} | ${fmt(b.ours?.p99)} / ${fmt(b.upstream?.p99)} / ${fmt(b.floor?.p99)} |`,
         );
     }
-    const gmUp = geomean(summaries.map((s) => s.oursVsUpstream).filter((v): v is number => v !== undefined));
-    const gmFloor = geomean(summaries.map((s) => s.oursVsFloor).filter((v): v is number => v !== undefined));
+    const gmUp = geomean(summaries.map((s) => s.vs.upstream?.ratio).filter((v): v is number => v !== undefined));
+    const gmFloor = geomean(summaries.map((s) => s.vs.floor?.ratio).filter((v): v is number => v !== undefined));
     lines.push(`| **geometric mean** | | | | **${ratio(gmUp)}** | **${ratio(gmFloor)}** | |`);
     return lines.join('\n');
 }
@@ -126,11 +118,11 @@ export function cpuTable(summaries: ScenarioSummary[]): string {
         const b = s.byImpl;
         lines.push(
             `| ${s.scenario.title} | ${fmt(b.ours?.cpuMs, 2)} | ${fmt(b.upstream?.cpuMs, 2)} | ${fmt(b.floor?.cpuMs, 2)} | ` +
-                `${ratio(s.cpuUpstreamOverOurs)} | ${ratio(s.cpuFloorOverOurs)} |`,
+                `${ratio(s.vs.upstream?.cpu)} | ${ratio(s.vs.floor?.cpu)} |`,
         );
     }
-    const gmUp = geomean(summaries.map((s) => s.cpuUpstreamOverOurs).filter((v): v is number => v !== undefined));
-    const gmFloor = geomean(summaries.map((s) => s.cpuFloorOverOurs).filter((v): v is number => v !== undefined));
+    const gmUp = geomean(summaries.map((s) => s.vs.upstream?.cpu).filter((v): v is number => v !== undefined));
+    const gmFloor = geomean(summaries.map((s) => s.vs.floor?.cpu).filter((v): v is number => v !== undefined));
     lines.push(`| **geometric mean** | | | | **${ratio(gmUp)}** | **${ratio(gmFloor)}** |`);
     return lines.join('\n');
 }
@@ -148,7 +140,7 @@ export function rssTable(summaries: ScenarioSummary[]): string | undefined {
 
 /** Ours against the floor that makes our ORM calls, where it was measured (undefined when nowhere). */
 export function oursCallsFloorTable(summaries: ScenarioSummary[]): string | undefined {
-    const measured = summaries.filter((s) => s.oursVsOursCallsFloor !== undefined);
+    const measured = summaries.filter((s) => s.vs[OURS_CALLS_FLOOR] !== undefined);
     if (measured.length === 0) return undefined;
     const lines = [
         '| Scenario | ours req/s | floor with our calls req/s | ours ÷ it (rounds) | CPU ms ours / it | its CPU ÷ ours |',
@@ -156,11 +148,12 @@ export function oursCallsFloorTable(summaries: ScenarioSummary[]): string | unde
     ];
     for (const s of measured) {
         const it = s.byImpl[OURS_CALLS_FLOOR];
-        const r = s.oursVsOursCallsFloorRange;
+        const vs = s.vs[OURS_CALLS_FLOOR];
+        const r = vs?.range;
         lines.push(
             `| ${s.scenario.title} | ${fmt(s.byImpl.ours?.reqPerSec)} | ${fmt(it?.reqPerSec)} | ` +
-                `${ratio(s.oursVsOursCallsFloor)}${r ? ` (${r[0].toFixed(2)}–${r[1].toFixed(2)})` : ''} | ` +
-                `${fmt(s.byImpl.ours?.cpuMs, 2)} / ${fmt(it?.cpuMs, 2)} | ${ratio(s.cpuOursCallsFloorOverOurs)} |`,
+                `${ratio(vs?.ratio)}${r ? ` (${r[0].toFixed(2)}–${r[1].toFixed(2)})` : ''} | ` +
+                `${fmt(s.byImpl.ours?.cpuMs, 2)} / ${fmt(it?.cpuMs, 2)} | ${ratio(vs?.cpu)} |`,
         );
     }
     return lines.join('\n');
@@ -178,15 +171,17 @@ export function targetLines(summaries: ScenarioSummary[]): string[] {
     const lines: string[] = [];
     const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
     for (const s of summaries) {
-        if (s.oursVsFloor === undefined || s.oursVsUpstream === undefined) continue;
+        const { floor, upstream: up } = s.vs;
+        const oursCalls = s.vs[OURS_CALLS_FLOOR];
+        if (!floor || !up) continue;
         const upTarget = SPECIAL_TARGETS[s.scenario.name] ?? 1;
         const range = (r: [number, number] | undefined) => (r ? `, rounds ${r[0].toFixed(2)}–${r[1].toFixed(2)}` : '');
         const parts = [
-            `ours/floor ${ratio(s.oursVsFloor)} (target ≥ 0.90x: ${mark(s.oursVsFloor >= 0.9)}${range(s.oursVsFloorRange)})`,
-            `ours/upstream ${ratio(s.oursVsUpstream)} (target ≥ ${upTarget.toFixed(2)}x: ${mark(s.oursVsUpstream >= upTarget)}${range(s.oursVsUpstreamRange)})`,
+            `ours/floor ${ratio(floor.ratio)} (target ≥ 0.90x: ${mark(floor.ratio >= 0.9)}${range(floor.range)})`,
+            `ours/upstream ${ratio(up.ratio)} (target ≥ ${upTarget.toFixed(2)}x: ${mark(up.ratio >= upTarget)}${range(up.range)})`,
         ];
-        if (s.oursVsOursCallsFloor !== undefined) {
-            parts.push(`for information, ours ÷ the floor making our ORM calls ${ratio(s.oursVsOursCallsFloor)}${range(s.oursVsOursCallsFloorRange)}`);
+        if (oursCalls) {
+            parts.push(`for information, ours ÷ the floor making our ORM calls ${ratio(oursCalls.ratio)}${range(oursCalls.range)}`);
         }
         const ours = s.byImpl.ours?.peakRss;
         const upstream = s.byImpl.upstream?.peakRss;
