@@ -1,5 +1,5 @@
 import type { ParsedRequest } from './http';
-import { first, resourceData, restRouter, rpc, type Client, type Route } from './floor';
+import { first, publishedFilter, resourceData, restRouter, rpc, sortOrder, type Client, type Route } from './floor';
 
 /**
  * A second floor, for information: the least code that makes *our* handler's ORM calls (observed
@@ -25,13 +25,11 @@ const INCLUDED: Record<string, unknown> = {
 
 function listArgs(query: ParsedRequest['query']): { where?: Record<string, unknown>; args: Record<string, unknown>; skip: number; take: number } {
     const args: Record<string, unknown> = {};
-    const published = first(query['filter[published]']);
-    const where = published === undefined ? undefined : { published: { equals: published === 'true' } };
+    const where = publishedFilter(query);
     if (where) args.where = where;
     const sort = first(query.sort);
-    args.orderBy = sort
-        ? [...sort.split(',').map((f) => (f.startsWith('-') ? { [f.slice(1)]: 'desc' } : { [f]: 'asc' })), ...ID_ORDER]
-        : ID_ORDER;
+    // ours appends the id to every order, for a stable page
+    args.orderBy = sort ? [...sortOrder(sort), ...ID_ORDER] : ID_ORDER;
     const skip = Number(first(query['page[offset]']) ?? 0);
     if (skip > 0) args.skip = skip;
     const take = Number(first(query['page[limit]']) ?? PAGE_SIZE);

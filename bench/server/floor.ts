@@ -19,26 +19,32 @@ export function first(value: string | string[] | undefined): string | undefined 
     return Array.isArray(value) ? value[0] : value;
 }
 
+/** The scenarios' only filter, `filter[published]`, as a Prisma `where` (undefined without it). */
+export function publishedFilter(query: ParsedRequest['query']): Record<string, unknown> | undefined {
+    const published = first(query['filter[published]']);
+    return published === undefined ? undefined : { published: { equals: published === 'true' } };
+}
+
+/** `sort=-a,b` as a Prisma `orderBy` list. */
+export function sortOrder(sort: string): Record<string, 'asc' | 'desc'>[] {
+    return sort.split(',').map((f) => (f.startsWith('-') ? { [f.slice(1)]: 'desc' } : { [f]: 'asc' }));
+}
+
 /** The findMany arguments upstream builds for the list scenarios (only the keys it sets). */
 function listArgs(query: ParsedRequest['query']): { where: Record<string, unknown>; args: Record<string, unknown> } {
     const args: Record<string, unknown> = {};
-    const where: Record<string, unknown> = {};
-    const published = first(query['filter[published]']);
-    if (published !== undefined) {
-        where.published = { equals: published === 'true' };
-        args.where = where;
-    }
+    const filter = publishedFilter(query);
+    if (filter) args.where = filter;
     const sort = first(query.sort);
-    if (sort) {
-        args.orderBy = sort.split(',').map((f) => (f.startsWith('-') ? { [f.slice(1)]: 'desc' } : { [f]: 'asc' }));
-    }
+    if (sort) args.orderBy = sortOrder(sort);
     const include: Record<string, unknown> = { ...RELATIONSHIP_IDS };
     for (const name of first(query.include)?.split(',') ?? []) include[name] = true;
     args.include = include;
     const offset = first(query['page[offset]']);
     if (offset) args.skip = Number(offset);
     args.take = Number(first(query['page[limit]']) ?? 100);
-    return { where, args };
+    // upstream counts with an empty `where` when there is no filter
+    return { where: filter ?? {}, args };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
