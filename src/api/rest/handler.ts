@@ -19,7 +19,7 @@ export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn 
         try {
             const schema = schemaFor(resolveModelMeta(ctx.modelMeta));
             const method = String(ctx.method ?? '').toUpperCase();
-            const route = matchRoute(schema, ctx.path ?? '');
+            const route = matchRoute(schema, ctx.path ?? '', config.segmentPattern);
             const operation = selectOperation(route, method);
             const req: RestRequest = {
                 method,

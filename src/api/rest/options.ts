@@ -14,6 +14,18 @@ export interface RestApiHandlerOptions {
     idDivider?: string;
     /** Model name → resource type name used in URLs and `type` members. */
     modelNameMapping?: Record<string, string>;
+    /**
+     * Model name → the name of one of its unique constraints (a `@unique` field's name, or a
+     * `@@unique`'s name such as `a_b`) whose fields identify its resources instead of the `@id`:
+     * in URLs, `id` members, relationship linkage and links. The `@id` field then becomes an attribute.
+     */
+    externalIdMapping?: Record<string, string>;
+    /**
+     * Characters allowed in every path segment, as the inside of a regular-expression character
+     * class (`@zenstackhq/server` 2.x uses `a-zA-Z0-9-_~ %` by default). A segment with any other
+     * character is a 400 `invalid-path`. When not given, every percent-encoded segment is accepted.
+     */
+    urlSegmentCharset?: string;
 }
 
 /** Normalized, validated options. */
@@ -26,6 +38,9 @@ export interface RestConfig {
     maxFilters: number;
     idDivider: string;
     modelNameMapping: Readonly<Record<string, string>>;
+    externalIdMapping: Readonly<Record<string, string>>;
+    /** Every raw path segment must match this (from `urlSegmentCharset`), when given. */
+    segmentPattern?: RegExp;
 }
 
 function positiveInt(name: string, value: unknown, fallback: number, allowInfinity = false): number {
@@ -60,6 +75,8 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
         throw new Error('RestApiHandler: "idDivider" must be a non-empty string without "/"');
     }
     const pageSize = positiveInt('pageSize', options.pageSize, 100, true);
+    const modelNameMapping = stringRecord('modelNameMapping', options.modelNameMapping);
+    const externalIdMapping = stringRecord('externalIdMapping', options.externalIdMapping);
     return {
         endpoint: options.endpoint.replace(/\/+$/, ''),
         pageSize,
@@ -67,6 +84,41 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
         maxIncludeDepth: positiveInt('maxIncludeDepth', options.maxIncludeDepth, 4),
         maxFilters: positiveInt('maxFilters', options.maxFilters, 32),
         idDivider,
-        modelNameMapping: { ...(options.modelNameMapping ?? {}) },
+        modelNameMapping,
+        externalIdMapping,
+        segmentPattern: segmentPatternOf(options.urlSegmentCharset),
     };
+}
+
+/** A copy of a name → name option; anything but an object of non-empty strings is refused. */
+function stringRecord(name: string, value: unknown): Readonly<Record<string, string>> {
+    if (value === undefined) {
+        return {};
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new Error(`RestApiHandler: "${name}" must be an object of model names to names`);
+    }
+    // no prototype: a key such as "__proto__" stays an ordinary entry
+    const out: Record<string, string> = Object.create(null);
+    for (const [key, v] of Object.entries(value)) {
+        if (typeof v !== 'string' || v.length === 0) {
+            throw new Error(`RestApiHandler: "${name}.${key}" must be a non-empty string`);
+        }
+        out[key] = v;
+    }
+    return out;
+}
+
+function segmentPatternOf(charset: unknown): RegExp | undefined {
+    if (charset === undefined) {
+        return undefined;
+    }
+    if (typeof charset !== 'string' || charset.length === 0) {
+        throw new Error('RestApiHandler: "urlSegmentCharset" must be a non-empty string of characters (a regular-expression character class body)');
+    }
+    try {
+        return new RegExp(`^[${charset}]+$`);
+    } catch {
+        throw new Error(`RestApiHandler: "urlSegmentCharset" is not a valid character class: "${charset}"`);
+    }
 }

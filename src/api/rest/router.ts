@@ -30,18 +30,25 @@ function decodeSegment(segment: string): string {
     }
 }
 
-/** Splits and decodes a path; tolerates leading, trailing and doubled slashes. */
-export function splitPath(path: string): string[] {
+/**
+ * Splits and decodes a path; tolerates leading, trailing and doubled slashes. With `allowed`
+ * (from `urlSegmentCharset`), every segment as sent, still percent-encoded, must match it.
+ */
+export function splitPath(path: string, allowed?: RegExp): string[] {
     const out: string[] = [];
     for (const part of path.split('/')) {
-        if (part.length > 0) out.push(decodeSegment(part));
+        if (part.length === 0) continue;
+        if (allowed && !allowed.test(part)) {
+            throw new RestError('invalid-path', 'the request path has a segment with characters this API does not allow');
+        }
+        out.push(decodeSegment(part));
     }
     return out;
 }
 
 /** Resolves a path to a route; throws RestError for unknown types, relationships and shapes. */
-export function matchRoute(schema: RestSchema, path: string): RouteMatch {
-    const segments = splitPath(path);
+export function matchRoute(schema: RestSchema, path: string, allowed?: RegExp): RouteMatch {
+    const segments = splitPath(path, allowed);
     if (segments.length === 0 || segments.length > 4) {
         throw new RestError('invalid-path', 'the path must be /:type, /:type/:id, /:type/:id/:relationship or /:type/:id/relationships/:relationship');
     }

@@ -18,8 +18,9 @@ export interface RestModel {
     type: string;
     /** Prisma client delegate key (`post`). */
     key: string;
+    /** The fields that make the resource id: the `@id` field(s), or those of the unique constraint `externalIdMapping` names. */
     idFields: readonly ScalarField[];
-    /** Scalar fields that are attributes: every scalar but the id fields and `@omit` fields (never readable). */
+    /** Scalar fields that are attributes: every scalar but the resource id fields and `@omit` fields (never readable). */
     attributes: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
     /** `{endpoint}/{type}/`: prefix of every resource link of this type. */
@@ -34,13 +35,52 @@ export interface RestSchema {
     byType: ReadonlyMap<string, RestModel>;
 }
 
-function typeNameOf(def: ModelDef, mapping: Readonly<Record<string, string>>): string {
-    const mapped = Object.prototype.hasOwnProperty.call(mapping, def.name)
-        ? mapping[def.name]
-        : Object.prototype.hasOwnProperty.call(mapping, def.key)
-          ? mapping[def.key]
-          : undefined;
-    return mapped ?? def.key;
+/** The entry of a per-model option for a model, keyed by its name (`PostComment`) or its key (`postComment`). */
+function mappedValue(def: ModelDef, mapping: Readonly<Record<string, string>>): string | undefined {
+    if (Object.prototype.hasOwnProperty.call(mapping, def.name)) return mapping[def.name];
+    return Object.prototype.hasOwnProperty.call(mapping, def.key) ? mapping[def.key] : undefined;
+}
+
+/**
+ * The fields of a model's resource id: its `@id` field(s), or those of the unique constraint that
+ * `externalIdMapping` names. A constraint that does not exist, or whose fields cannot always name a
+ * readable record (optional, omitted or read-protected fields), is a configuration error.
+ */
+function resourceIdFields(def: ModelDef, mapping: Readonly<Record<string, string>>): readonly ScalarField[] {
+    const constraintName = mappedValue(def, mapping);
+    if (constraintName === undefined) {
+        return def.idFields;
+    }
+    const constraint = Object.prototype.hasOwnProperty.call(def.uniqueConstraints, constraintName) ? def.uniqueConstraints[constraintName] : undefined;
+    if (!constraint) {
+        const known = Object.keys(def.uniqueConstraints).join(', ') || 'none';
+        throw new Error(`RestApiHandler: externalIdMapping names "${constraintName}" for model ${def.name}, which has no such unique constraint (it has: ${known})`);
+    }
+    return constraint.fields.map((name) => {
+        const field = def.scalars.get(name);
+        if (!field) {
+            throw new Error(`RestApiHandler: externalIdMapping: field "${name}" of model ${def.name} is not a scalar field`);
+        }
+        if (field.isOptional || field.readProtected) {
+            const why = field.isOptional ? 'optional' : 'not readable by everyone who can read the record';
+            throw new Error(`RestApiHandler: externalIdMapping: field "${name}" of model ${def.name} is ${why}, so it cannot identify every resource`);
+        }
+        return field;
+    });
+}
+
+/** Every model an option names must exist: a misspelt name would otherwise be ignored silently. */
+function checkModelNames(option: string, mapping: Readonly<Record<string, string>>, defs: Iterable<ModelDef>): void {
+    const names = new Set<string>();
+    for (const def of defs) {
+        names.add(def.name);
+        names.add(def.key);
+    }
+    for (const key of Object.keys(mapping)) {
+        if (!names.has(key)) {
+            throw new Error(`RestApiHandler: ${option} names model "${key}", which the schema does not have`);
+        }
+    }
 }
 
 /**
@@ -69,11 +109,13 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     const byType = new Map<string, RestModel>();
     const pending: { def: ModelDef; relationships: Map<string, RestRelationship> }[] = [];
 
+    checkModelNames('externalIdMapping', config.externalIdMapping, registry.models.values());
     for (const def of registry.models.values()) {
-        const type = typeNameOf(def, config.modelNameMapping);
+        const type = mappedValue(def, config.modelNameMapping) ?? def.key;
+        const idFields = resourceIdFields(def, config.externalIdMapping);
         const attributes = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
-            if (!field.isId && !field.omitted) {
+            if (!idFields.includes(field) && !field.omitted) {
                 attributes.set(name, field);
             }
         }
@@ -84,7 +126,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             def,
             type,
             key: def.key,
-            idFields: def.idFields,
+            idFields,
             attributes,
             relationships,
             linkPrefix: `${config.endpoint}/${encodeURIComponent(type)}/`,

@@ -54,7 +54,7 @@ function readAttributes(
         const pointer = pointerTo(ATTRIBUTES, name);
         const field = model.attributes.get(name);
         if (!field) {
-            if (model.def.scalars.get(name)?.isId) {
+            if (model.idFields.some((f) => f.name === name)) {
                 throw payloadError(pointer, `"${name}" is the id: send it as "data.id"`);
             }
             if (model.relationships.has(name)) {
@@ -110,7 +110,11 @@ function reconcileForeignKeys(given: GivenRelationship[], values: Record<string,
             fks.add(fk);
             if (!hasOwn(values, fk)) continue;
             const implied = linkage === null ? null : referencedValue(linkage, ref);
-            if (implied === undefined || whereKey({ v: values[fk] }) !== whereKey({ v: implied })) {
+            if (implied === undefined) {
+                // the identifier names the target by other fields (externalIdMapping): nothing to compare with
+                throw payloadError(pointers[fk], `"${fk}" cannot be sent together with relationship "${rel.name}": send one of them`);
+            }
+            if (whereKey({ v: values[fk] }) !== whereKey({ v: implied })) {
                 throw payloadError(pointers[fk], `"${fk}" conflicts with relationship "${rel.name}" given in the same body`);
             }
             delete values[fk];
