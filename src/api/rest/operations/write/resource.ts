@@ -1,55 +1,20 @@
 import type { Response } from '../../../../types';
 import { RestError } from '../../errors';
-import { formatId, whereById } from '../../ids';
-import { parseResourceWrite, validateWrite, type PayloadOptions, type ResourceWrite, type WriteMode } from '../../payload';
+import { whereById } from '../../ids';
 import { idFieldValues } from '../../payload/document';
-import { getJsonNullObjects } from '../../../common/prisma-nulls';
-import { enumValuesFor } from '../../query/provider';
-import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
-import type { RestModel } from '../../schema';
-import { parseDocumentQuery, renderResourceDocument } from '../read';
+import { renderResourceDocument } from '../read';
 import { selectFor } from '../../query/select';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
+import { prepare, selfLink } from './prepare';
 import { updateRecord } from './replace';
+import { readUpsertMeta, upsertResource } from './upsert';
 
-/** POST /:type, PATCH|PUT /:type/:id, DELETE /:type/:id. */
-
-function payloadOptions(req: RestRequest): PayloadOptions {
-    return {
-        divider: req.config.idDivider,
-        enumValues: (name) => enumValuesFor(req, name),
-        jsonNull: (name) => {
-            try {
-                return getJsonNullObjects(req.prisma)[name];
-            } catch {
-                return undefined; // the client's runtime cannot be found: plain null is passed as it is
-            }
-        },
-    };
-}
-
-interface Prepared {
-    write: ResourceWrite;
-    /** `include` / `fields` of the response document. */
-    query: DocumentQuery;
-    /** A 422 from the zod schemas, when the attributes fail them. */
-    invalid?: Response;
-}
-
-/** Everything that can reject the request, checked before anything is written. */
-function prepare(req: RestRequest, model: RestModel, mode: WriteMode, urlWhere?: Record<string, unknown>): Prepared {
-    const write = parseResourceWrite(model, req.body, mode, payloadOptions(req), urlWhere);
-    const query = parseDocumentQuery(req, model).query;
-    return { write, query, invalid: validateWrite(req.zodSchemas, model, mode, write) };
-}
-
-function selfLink(res: Response, model: RestModel, record: Record<string, unknown>, divider: string): string {
-    const self = (res.body as { data?: { links?: { self?: unknown } } } | undefined)?.data?.links?.self;
-    return typeof self === 'string' ? self : model.linkPrefix + encodeURIComponent(String(formatId(model, record, divider)));
-}
+/** POST /:type (create, or upsert with `meta.operation`), PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
 export async function createResource(req: RestRequest): Promise<Response> {
+    const matchFields = readUpsertMeta(req.body);
+    if (matchFields) return upsertResource(req, matchFields);
     const model = req.route.model;
     const { write, query, invalid } = prepare(req, model, 'create');
     if (invalid) return invalid;

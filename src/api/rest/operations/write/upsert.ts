@@ -1,0 +1,89 @@
+import type { Response } from '../../../../types';
+import { parseResourceWrite, payloadError, pointerTo, uniqueWhereOf, validateWrite, type ResourceWrite } from '../../payload';
+import { hasOwn, isObject } from '../../payload/pointer';
+import { selectFor } from '../../query/select';
+import type { RestRequest } from '../../request';
+import type { RestModel } from '../../schema';
+import { renderResourceDocument } from '../read';
+import { delegateOf, guardedWrite } from './guard';
+import { payloadOptions, prepare, selfLink } from './prepare';
+
+/**
+ * POST /:type with `meta: { operation: "upsert", matchFields: [...] }` (as `@zenstackhq/server` 2.x):
+ * updates the record whose `matchFields` equal the body's values, or creates it. The match fields
+ * must include every field of one unique constraint and each needs a value in the body (an
+ * attribute, or `data.id` for id fields). The create gets the whole body; the update gets it
+ * without the match fields, with to-many relationships replaced (as PATCH does). One ORM call
+ * (`upsert`), so the policy decides create or update rules as for any upsert. Answered 201, as 2.x
+ * does, whichever happened.
+ */
+
+const META = '/meta';
+
+/** The match fields of an upsert request, or `undefined` for a plain create (no `meta.operation`). */
+export function readUpsertMeta(body: unknown): string[] | undefined {
+    if (!isObject(body) || !isObject(body.meta) || !hasOwn(body.meta, 'operation')) {
+        return undefined;
+    }
+    const { operation } = body.meta;
+    if (operation !== 'upsert') {
+        throw payloadError(pointerTo(META, 'operation'), '"meta.operation" can only be "upsert" (leave it out to create)');
+    }
+    const fields = hasOwn(body.meta, 'matchFields') ? body.meta.matchFields : undefined;
+    if (!Array.isArray(fields) || fields.length === 0 || !fields.every((f) => typeof f === 'string')) {
+        throw payloadError(pointerTo(META, 'matchFields'), '"meta.matchFields" must be a non-empty array of field names');
+    }
+    return [...new Set(fields as string[])];
+}
+
+/** The `where` of the upsert: a unique constraint covered by the match fields, plus the other match fields. */
+function matchWhere(model: RestModel, matchFields: string[], write: ResourceWrite): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    matchFields.forEach((name, i) => {
+        const field = model.def.scalars.get(name);
+        if (!field || field.omitted) {
+            throw payloadError(pointerTo(META, 'matchFields', i), `"${model.type}" has no field "${name}" to match on`);
+        }
+        const value = write.values[name];
+        if (value === undefined || value === null) {
+            throw payloadError('/data', `match field "${name}" needs a value in the body (in "data.attributes", or "data.id" for an id field)`);
+        }
+        values[name] = value;
+    });
+    const constraint = Object.values(model.def.uniqueConstraints).find((c) => c.fields.every((f) => hasOwn(values, f)));
+    if (!constraint) {
+        const known = Object.values(model.def.uniqueConstraints)
+            .map((c) => `[${c.fields.join(', ')}]`)
+            .join(', ');
+        throw payloadError(pointerTo(META, 'matchFields'), `the match fields must include all fields of a unique constraint of "${model.type}" (${known})`);
+    }
+    const unique: Record<string, unknown> = {};
+    for (const f of constraint.fields) unique[f] = values[f];
+    const where = uniqueWhereOf(model, unique) as Record<string, unknown>;
+    for (const name of matchFields) {
+        if (!constraint.fields.includes(name)) where[name] = values[name];
+    }
+    return where;
+}
+
+export async function upsertResource(req: RestRequest, matchFields: string[]): Promise<Response> {
+    const model = req.route.model;
+    const created = prepare(req, model, 'create');
+    if (created.invalid) return created.invalid;
+    const where = matchWhere(model, matchFields, created.write);
+
+    const update = parseResourceWrite(model, req.body, 'update', payloadOptions(req));
+    for (const name of matchFields) {
+        delete update.data[name];
+        delete update.values[name];
+    }
+    const invalidUpdate = validateWrite(req.zodSchemas, model, 'update', update);
+    if (invalidUpdate) return invalidUpdate;
+
+    const select = selectFor(model, created.query.include, created.query.fields, req.config);
+    const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
+        delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, select }),
+    );
+    const res = renderResourceDocument(req, model, record, created.query, 201);
+    return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
+}
