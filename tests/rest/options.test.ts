@@ -14,11 +14,20 @@ describe('RestApiHandler options', () => {
         [{ endpoint: 'http://x/api', maxIncludeDepth: 0 }, /"maxIncludeDepth"/],
         [{ endpoint: 'http://x/api', idDivider: '' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', idDivider: '/' }, /"idDivider"/],
+        [{ endpoint: 'http://x/api', modelNameMapping: 'users' }, /"modelNameMapping" must be an object/],
+        [{ endpoint: 'http://x/api', modelNameMapping: { User: 5 } }, /"modelNameMapping.User" must be a non-empty string/],
     ])('%j is refused at creation', (options, message) => {
         expect(() => RestApiHandler(options as never)).toThrow(message);
     });
 
-    it.each([{ endpoint: 'http://x/api' }, { endpoint: 'https://x/api/', pageSize: Infinity }, { endpoint: 'http://x', pageSize: 5, idDivider: '~' }])(
+    it.each([
+        { endpoint: 'http://x/api' },
+        { endpoint: 'https://x/api/', pageSize: Infinity },
+        { endpoint: 'http://x', pageSize: 5, idDivider: '~' },
+        // as @zenstackhq/server 2.x: a null mapping is no mapping
+        { endpoint: 'http://x', modelNameMapping: null, externalIdMapping: null } as never,
+        { endpoint: 'http://x', modelNameMapping: { User: 'users' }, externalIdMapping: { User: 'email' }, urlSegmentCharset: 'a-z0-9@.%' },
+    ])(
         '%j is accepted',
         (options) => {
             expect(typeof RestApiHandler(options)).toBe('function');

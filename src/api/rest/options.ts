@@ -92,10 +92,10 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
 
 /** A copy of a name → name option; anything but an object of non-empty strings is refused. */
 function stringRecord(name: string, value: unknown): Readonly<Record<string, string>> {
-    if (value === undefined) {
+    if (value === undefined || value === null) {
         return {};
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (typeof value !== 'object' || Array.isArray(value)) {
         throw new Error(`RestApiHandler: "${name}" must be an object of model names to names`);
     }
     // no prototype: a key such as "__proto__" stays an ordinary entry
