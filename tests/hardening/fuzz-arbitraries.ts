@@ -107,7 +107,17 @@ const restResourceBody = fc.record(
             ),
             fc.array(fc.record({ type: fc.constantFrom(...MODELS), id: fc.jsonValue({ maxDepth: 1 }) }), { maxLength: 3 }),
         ),
-        meta: typedGarbage.map((t) => t.meta),
+        meta: fc.oneof(
+            typedGarbage.map((t) => t.meta),
+            // upsert requests (POST /:type), well-formed or not
+            fc.record(
+                {
+                    operation: fc.constantFrom('upsert', 'merge', 5, null),
+                    matchFields: fc.oneof(fc.array(fc.constantFrom(...FIELDS), { maxLength: 3 }), hostileJson),
+                },
+                { requiredKeys: [] },
+            ),
+        ),
     },
     { requiredKeys: [] },
 );
@@ -224,4 +234,6 @@ export const plausibleRestBody = fc.constantFrom(
     { data: [{ type: 'comment', id: 1 }] },
     { data: null },
     { data: { type: 'user', id: '2' } },
+    { data: { type: 'user', attributes: { email: 'fuzz@x', name: 'Fuzz' } }, meta: { operation: 'upsert', matchFields: ['email'] } },
+    { data: { type: 'post', id: 1, attributes: { title: 'upserted' } }, meta: { operation: 'upsert', matchFields: ['id'] } },
 );
