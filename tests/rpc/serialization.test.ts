@@ -128,6 +128,40 @@ describe('input', () => {
         const del = await call('DELETE', '/allTypes/deleteMany', encodeQuery({ where: { string: 'upd', bigInt: BIG + 2n } }));
         expect(del.body.data).toEqual({ count: 1 });
     });
+
+    // what clients of @zenstackhq/server 2.x send for a Uint8Array where there is no Buffer (browsers)
+    const typedArray = (bytes: unknown, tag: unknown = ['typed-array', 'Uint8Array']) => ({
+        data: { string: 'typed-array', bytes },
+        select: { bytes: true },
+        meta: { serialization: { values: { 'data.bytes': [tag] } } },
+    });
+
+    it.each([false, true])("accepts superjson's Uint8Array form of Bytes (zod validation: %s) and answers Base64", async (zod) => {
+        const res = await rpcCaller(s, { user: { id: 1 }, zod })('POST', '/allTypes/create', { body: typedArray([0, 1, 2, 255]) });
+        expect(res.status).toBe(201);
+        expect(res.body).toEqual({ data: { bytes: 'AAEC/w==' }, meta: { serialization: { values: { bytes: [['custom', 'Bytes']] } } } });
+        const stored = await s.prisma.allTypes.findFirst({ where: { string: 'typed-array' }, orderBy: { dateTime: 'desc' } });
+        expect([...stored.bytes]).toEqual([0, 1, 2, 255]);
+        await s.prisma.allTypes.deleteMany({ where: { string: 'typed-array' } });
+    });
+
+    it.each([
+        ['an element above 255', [1, 2, 300]],
+        ['a fraction', [1.5]],
+        ['a string', 'AAEC'],
+        ['an object', { 0: 1 }],
+    ])('refuses a Uint8Array-tagged value with %s (400, nothing written)', async (_what, bytes) => {
+        const res = await call('POST', '/allTypes/create', { body: typedArray(bytes) });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/Uint8Array .* must be an array of integers from 0 to 255/);
+        expect(await s.prisma.allTypes.count({ where: { string: 'typed-array' } })).toBe(0);
+    });
+
+    it('refuses the other typed arrays', async () => {
+        const res = await call('POST', '/allTypes/create', { body: typedArray([1], ['typed-array', 'Float64Array']) });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/unsupported serialization type/);
+    });
 });
 
 describe('Json: JSON null versus database NULL', () => {
