@@ -293,6 +293,27 @@ export function replacePath(root: unknown, path: string, value: unknown): unknow
     return replaceAtPath(root, splitPath(path), 0, value);
 }
 
+const isByte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
+
+/**
+ * superjson's `["typed-array", …]` tags: only `Uint8Array` (superjson's form of Bytes, which clients
+ * of `@zenstackhq/server` 2.x send where no Buffer exists), and only over an array of integers 0–255:
+ * superjson itself would store 300 as 44 and a string as no bytes at all.
+ */
+function checkTypedArrays(json: unknown, values: Record<string, unknown>): void {
+    for (const [path, tags] of Object.entries(values)) {
+        const tag = (tags as unknown[])[0];
+        if (!Array.isArray(tag) || tag[0] !== 'typed-array') continue;
+        if (tag[1] !== 'Uint8Array' || (tags as unknown[]).length !== 1) {
+            throw new CodecError(`unsupported serialization type ${JSON.stringify(tags)} at "${path}"`, path);
+        }
+        const value = getPath(json, path);
+        if (!Array.isArray(value) || !value.every(isByte)) {
+            throw new CodecError(`the value tagged Uint8Array at "${path}" must be an array of integers from 0 to 255`, path);
+        }
+    }
+}
+
 /**
  * Restores typed values in `json` from superjson-style serialization metadata.
  * Invalid metadata or values raise a CodecError (never a 500).
@@ -319,6 +340,7 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
             throw new CodecError(`forbidden serialization path "${path}"`, path);
         }
     }
+    checkTypedArrays(json, values);
     let typed: Record<string, unknown> = values;
     const nulls: { path: string; name: JsonNullName }[] = [];
     for (const [path, tags] of Object.entries(values)) {

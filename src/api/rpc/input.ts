@@ -173,7 +173,7 @@ export function readBodyArgs(requestBody: unknown, required: boolean, what = 're
 /**
  * superjson's own tag for a Uint8Array: what clients of `@zenstackhq/server` 2.x send for Bytes where
  * no `Buffer` exists (browsers, edge runtimes), since ZenStack registers its Base64 `Bytes` form for
- * Buffers only. Accepted on input (strictly: every element an integer 0–255), never written.
+ * Buffers only. Accepted on input (the codec checks every element is an integer 0–255), never written.
  */
 function isUint8ArrayTag(tags: unknown): boolean {
     const tag = Array.isArray(tags) && tags.length === 1 ? tags[0] : undefined;
@@ -191,8 +191,6 @@ function isAllowedTag(tags: unknown): boolean {
     return (Array.isArray(tag) && tag.length === 2 && tag[0] === 'custom' && typeof tag[1] === 'string' && CUSTOM_TAGS.has(tag[1])) || isUint8ArrayTag(tags);
 }
 
-const isByte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
-
 /**
  * Checks every tagged path and makes it relative to the arguments: a path that does not resolve
  * in the arguments but does inside `data` (the spec's example: `bytes` for `data.bytes`) is
@@ -204,17 +202,12 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
         if (!isAllowedTag(tags)) {
             throw new BadRequestError(`unsupported serialization type ${JSON.stringify(tags)} at "${path}"`);
         }
-        let value = getPath(json, path);
-        if (value !== undefined) {
+        if (getPath(json, path) !== undefined) {
             result[path] = tags;
-        } else if (json.data !== null && typeof json.data === 'object' && (value = getPath(json.data, path)) !== undefined) {
+        } else if (json.data !== null && typeof json.data === 'object' && getPath(json.data, path) !== undefined) {
             result[`data.${path}`] = tags;
         } else if ((tags as unknown[])[0] !== 'undefined') {
             throw new BadRequestError(`serialization path "${path}" does not match a value in the arguments`);
-        }
-        // superjson would truncate 300 to 44 and read a string as an empty array: check it first
-        if (isUint8ArrayTag(tags) && !(Array.isArray(value) && value.every(isByte))) {
-            throw new BadRequestError(`the value tagged Uint8Array at "${path}" must be an array of integers from 0 to 255`);
         }
     }
     return result;

@@ -30,6 +30,24 @@ describe('create on the blog', () => {
         expect(res.headers?.Location).toBe(`${ENDPOINT}/allTypes/${id}`);
     });
 
+    it("accepts Bytes in superjson's Uint8Array form and refuses one that would not survive it", async () => {
+        const send = (bytes: unknown, tag: unknown = ['typed-array', 'Uint8Array']) =>
+            api.call(undefined, 'POST', '/allTypes', {
+                data: { type: 'allTypes', attributes: { string: 'ta', bytes } },
+                meta: { serialization: { values: { 'data.attributes.bytes': [tag] } } },
+            });
+        const ok = await send([1, 2, 255]);
+        expect(ok.status).toBe(201);
+        expect(docOf(ok).data.attributes.bytes).toBe('AQL/');
+        // superjson alone stored 300 as 44, and a string as no bytes at all
+        for (const [bytes, tag] of [[[1, 2, 300]], ['AQID'], [[0.5]], [[1], ['typed-array', 'Float64Array']]] as [unknown, unknown?][]) {
+            const res = await send(bytes, tag);
+            expect(res.status).toBe(400);
+            expect(firstError(res).source?.pointer).toBe('/data/attributes/bytes');
+        }
+        expect(await api.s.prisma.allTypes.count({ where: { string: 'ta' } })).toBe(1);
+    });
+
     it('stores plain null in a Json attribute as database NULL, a tagged JsonNull as JSON null', async () => {
         const res = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', id: 'j', attributes: { json: null, bytes: null } } });
         expect(res.status).toBe(201);
