@@ -156,6 +156,7 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         ['an unknown model', { method: 'GET', path: '/nope/findMany', q: {} }],
         ['an unknown operation', { method: 'GET', path: '/post/nope', q: {} }],
         ['a write sent with GET', { method: 'GET', path: '/post/create', q: { data: { title: 'x' } } }],
+        ['check on a schema generated without permission checkers', { method: 'GET', path: '/post/check', user: 1, q: { operation: 'read' } }],
         ['arguments that are not JSON', { method: 'GET', path: '/post/findMany', rawQuery: { q: '{bad' } }],
     ];
 

@@ -183,15 +183,15 @@ describe('check (ZenStack permission checker)', () => {
         }
     });
 
-    it('is routed as a GET operation; without generated checkers it is a logged 500', async () => {
+    it('is routed as a GET operation; without generated checkers it is a 400 saying what to change', async () => {
         const logger = captureLogger();
         const withLog = rpcCaller(s, { user: { id: 1 }, logger });
         expect((await withLog('POST', '/post/check', { body: { operation: 'read' } })).status).toBe(400);
-        const res = await withLog('GET', '/post/check', { q: { operation: 'read' } });
         // the blog schema is generated without `generatePermissionChecker`: ZenStack throws a plain Error
-        expect(res.status).toBe(500);
-        expect(res.body).toEqual({ error: { message: 'an unexpected error occurred' } });
-        expect(logger.lines.join('\n')).toMatch(/permission checkers not found/i);
+        const res = await withLog('GET', '/post/check', { q: { operation: 'read' } });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/check is not available: .*generatePermissionChecker = true/);
+        expect(logger.lines.filter((l) => l.startsWith('unexpected-error'))).toEqual([]);
     });
 });
 
