@@ -48,6 +48,38 @@ describe('create on the blog', () => {
         expect(await api.s.prisma.allTypes.count({ where: { string: 'ta' } })).toBe(1);
     });
 
+    it('refuses typed values a Json column would store changed or drop (Map, Set, Error, NaN, BigInt, bytes); keeps dates', async () => {
+        const send = (json: unknown, tags: Record<string, unknown>) =>
+            api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', attributes: { string: 'js', json } }, meta: { serialization: { values: tags } } });
+        const cases: [unknown, Record<string, unknown>, RegExp][] = [
+            [[[1, 2]], { 'data.attributes.json': ['map'] }, /got a Map/], // was stored as {}
+            [[1], { 'data.attributes.json': ['set'] }, /got a Set/],
+            [{ name: 'E', message: 'm' }, { 'data.attributes.json': ['Error'] }, /got an Error/], // was stored without its message
+            [{ n: 'NaN' }, { 'data.attributes.json.n': ['number'] }, /got NaN/], // was stored as null
+            ['5', { 'data.attributes.json': ['bigint'] }, /got a bigint/],
+            [[1, 2], { 'data.attributes.json': [['typed-array', 'Uint8Array']] }, /got bytes/],
+        ];
+        for (const [json, tags, detail] of cases) {
+            const res = await send(json, tags);
+            expect(res.status).toBe(400);
+            expect(firstError(res)).toMatchObject({ code: 'invalid-payload', source: { pointer: '/data/attributes/json' } });
+            expect(firstError(res).detail).toMatch(detail);
+        }
+        expect(await api.s.prisma.allTypes.count({ where: { string: 'js' } })).toBe(0);
+        // a long array is walked without overflowing anything; a deep one is refused before the ORM
+        // recurses into it (at 5,000 levels its stack overflowed: a 500)
+        const long = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', id: 'long', attributes: { json: new Array(300_000).fill(0) } } });
+        expect(long.status).toBe(201);
+        let deep: unknown = 1;
+        for (let i = 0; i < 20_000; i++) deep = [deep];
+        const tooDeep = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', attributes: { string: 'js', json: deep } } });
+        expect(tooDeep.status).toBe(400);
+        expect(firstError(tooDeep).detail).toMatch(/nested too deeply \(more than 256 levels\)/);
+        const dated = await send({ at: '2024-01-02T03:04:05.000Z' }, { 'data.attributes.json.at': ['Date'] });
+        expect(dated.status).toBe(201);
+        expect(docOf(dated).data.attributes.json).toEqual({ at: '2024-01-02T03:04:05.000Z' });
+    });
+
     it('stores plain null in a Json attribute as database NULL, a tagged JsonNull as JSON null', async () => {
         const res = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', id: 'j', attributes: { json: null, bytes: null } } });
         expect(res.status).toBe(201);

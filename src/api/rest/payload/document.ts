@@ -40,11 +40,33 @@ function checkPaths(root: unknown, serialization: unknown): void {
     }
 }
 
+/**
+ * Refuses a document nested deeper than MAX_DEPTH (a Json attribute can hold anything): the ORM
+ * walks values recursively and a deep enough one overflows its stack. Iterative itself.
+ */
+function checkDepth(root: unknown): void {
+    const values: unknown[] = [root];
+    const depths: number[] = [0];
+    while (values.length > 0) {
+        const v = values.pop();
+        const depth = depths.pop() as number;
+        if (v === null || typeof v !== 'object') continue;
+        if (depth > MAX_DEPTH) {
+            throw payloadError('', `the request document is nested too deeply (more than ${MAX_DEPTH} levels)`);
+        }
+        for (const child of Array.isArray(v) ? v : Object.values(v)) {
+            values.push(child);
+            depths.push(depth + 1);
+        }
+    }
+}
+
 /** The request body as an object, with typed values (and Json null markers) restored from `meta.serialization`. */
 export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<string, unknown> {
     if (!isObject(body)) {
         throw payloadError('', 'the request body must be a JSON:API document (an object with a "data" member)');
     }
+    checkDepth(body);
     if (!hasOwn(body, 'data')) {
         throw payloadError('/data', 'the request document needs a "data" member');
     }

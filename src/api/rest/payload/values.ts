@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isDecimal } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isDecimal, jsonNullNameOf } from '../../common/codec';
 import type { ScalarField, ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
 
@@ -40,6 +40,45 @@ function typeOf(value: unknown): string {
 
 function wrongType(field: ScalarField, pointer: string, expected: string, value: unknown): never {
     throw payloadError(pointer, `attribute "${field.name}" (${field.type}) expects ${expected}, got ${typeOf(value)}`);
+}
+
+/**
+ * What in a Json attribute's value a Json column could not store as sent, if anything. Plain JSON
+ * passes, and so do dates (stored as ISO strings); the other types `meta.serialization` can restore
+ * (Map, Set, Error, NaN, BigInt, bytes …) would be stored changed or dropped. Iterative: a body may
+ * nest deeper than the stack.
+ */
+function notStorableAsJson(value: unknown): string | undefined {
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+        const v = pending.pop();
+        if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+        if (typeof v === 'number') {
+            if (Number.isFinite(v)) continue;
+            return String(v);
+        }
+        if (v instanceof Date) {
+            if (Number.isNaN(v.getTime())) return 'an invalid date';
+            continue;
+        }
+        if (Array.isArray(v)) {
+            // one by one: spreading a long array into push() overflows the argument limit
+            for (const item of v) pending.push(item);
+            continue;
+        }
+        if (typeof v === 'object') {
+            const proto: unknown = Object.getPrototypeOf(v);
+            if (proto !== Object.prototype && proto !== null) {
+                const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
+                if (v instanceof Uint8Array || isDecimal(v) || typeof name !== 'string') return typeOf(v);
+                return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+            }
+            for (const item of Object.values(v as object)) pending.push(item);
+            continue;
+        }
+        return `a ${typeof v}`;
+    }
+    return undefined;
 }
 
 /** Runs a strict codec decoder, turning its CodecError into a pointed 400. */
@@ -87,7 +126,13 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
         if (typeof v !== 'string') return wrongType(f, p, 'a Base64 string', v);
         return decoded(f, p, 'a Base64 string', () => decodeBytes(v));
     },
-    Json: (v) => v,
+    Json: (v, f, p) => {
+        // Prisma's own DbNull / JsonNull object, from a tagged null
+        if (typeof v === 'object' && v !== null && jsonNullNameOf(v)) return v;
+        const problem = notStorableAsJson(v);
+        if (problem) throw payloadError(p, `attribute "${f.name}" (Json) expects a JSON value, got ${problem} in it`);
+        return v;
+    },
     Unsupported: (_v, f, p) => {
         throw payloadError(p, `attribute "${f.name}" has an unsupported database type and cannot be written`);
     },
