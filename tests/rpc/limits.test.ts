@@ -1,5 +1,5 @@
 import { RPCApiHandler } from '../../src/api/rpc';
-import { nestingDepth } from '../../src/api/rpc/limits';
+import { nestingDepth } from '../../src/api/common/guards';
 import { loadSchema, type TestSchema } from '../support/schema';
 
 /** The optional RPC limits: `maxTake` clamps findMany, `maxDepth` rejects deeply nested arguments. */

@@ -296,15 +296,23 @@ export function replacePath(root: unknown, path: string, value: unknown): unknow
 const isByte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
 
 /**
- * superjson's `["typed-array", …]` tags: only `Uint8Array` (superjson's form of Bytes, which clients
- * of `@zenstackhq/server` 2.x send where no Buffer exists), and only over an array of integers 0–255:
- * superjson itself would store 300 as 44 and a string as no bytes at all.
+ * Whether a tag list is superjson's own `[["typed-array","Uint8Array"]]`: its form of Bytes, which
+ * clients of `@zenstackhq/server` 2.x send where no Buffer exists. Accepted on input, never written.
+ */
+export function isUint8ArrayTag(tags: unknown): boolean {
+    const tag = Array.isArray(tags) && tags.length === 1 ? tags[0] : undefined;
+    return Array.isArray(tag) && tag.length === 2 && tag[0] === 'typed-array' && tag[1] === 'Uint8Array';
+}
+
+/**
+ * superjson's `["typed-array", …]` tags: only `Uint8Array`, and only over an array of integers
+ * 0–255: superjson itself would store 300 as 44 and a string as no bytes at all.
  */
 function checkTypedArrays(json: unknown, values: Record<string, unknown>): void {
     for (const [path, tags] of Object.entries(values)) {
         const tag = (tags as unknown[])[0];
         if (!Array.isArray(tag) || tag[0] !== 'typed-array') continue;
-        if (tag[1] !== 'Uint8Array' || (tags as unknown[]).length !== 1) {
+        if (!isUint8ArrayTag(tags)) {
             throw new CodecError(`unsupported serialization type ${JSON.stringify(tags)} at "${path}"`, path);
         }
         const value = getPath(json, path);

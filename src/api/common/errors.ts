@@ -144,9 +144,21 @@ function driverCondition(err: unknown): string | undefined {
     return UNAVAILABLE_SQLSTATE.test(state) || UNAVAILABLE_SQLITE.test(state) ? UNAVAILABLE_MESSAGE : undefined;
 }
 
+/**
+ * ZenStack's plain Error for `check` on a schema generated without permission checkers: the
+ * operation is not available on this server, a 400 like any operation the client lacks (as
+ * `@zenstackhq/server` 2.x answers), saying what to change.
+ */
+const NO_PERMISSION_CHECKERS = /permission checkers not found/i;
+const CHECK_UNAVAILABLE_MESSAGE =
+    'operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)';
+
 export function classifyError(err: unknown): ClassifiedError {
     if (err instanceof BadRequestError || err instanceof CodecError) {
         return { kind: 'bad-request', message: err.message };
+    }
+    if (err instanceof Error && NO_PERMISSION_CHECKERS.test(err.message)) {
+        return { kind: 'bad-request', message: CHECK_UNAVAILABLE_MESSAGE };
     }
     const name = errorName(err);
     const code = errorCode(err);

@@ -2,3 +2,19 @@
 export function isObject(value: unknown): value is Record<string, unknown> {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Nesting depth of a JSON value: a scalar is 0, `{}`/`[]` is 1, `{ a: { b: 1 } }` is 2. Stops counting past `limit`. */
+export function nestingDepth(value: unknown, limit: number): number {
+    if (value === null || typeof value !== 'object') {
+        return 0;
+    }
+    if (limit <= 0) {
+        return 1;
+    }
+    let deepest = 0;
+    for (const item of Array.isArray(value) ? value : Object.values(value)) {
+        deepest = Math.max(deepest, nestingDepth(item, limit - 1));
+        if (deepest >= limit) break;
+    }
+    return 1 + deepest;
+}

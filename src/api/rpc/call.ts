@@ -52,17 +52,6 @@ export function prepareCall(
 type ClientMethod = (args: Args) => Promise<unknown>;
 
 /**
- * ZenStack's plain Error for `check` on a schema generated without permission checkers: the
- * operation is not available on this server, a 400 like any operation the client lacks (as
- * `@zenstackhq/server` 2.x answers), with what to change instead of a 500.
- */
-function checkUnavailable(err: unknown): unknown {
-    return err instanceof Error && /permission checkers not found/i.test(err.message)
-        ? new BadRequestError('operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)')
-        : err;
-}
-
-/**
  * The client's method for a call. The model key comes from the schema metadata and the method
  * name from the operation table, so nothing user-controlled is looked up on the client.
  */
@@ -75,15 +64,7 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
         }
         throw new Error(`the client has no ${model.key}.${op.name} method`);
     }
-    const call: ClientMethod = (args) => (method as ClientMethod).call(delegate, args);
-    if (op.name !== 'check') return call;
-    return async (args) => {
-        try {
-            return await call(args);
-        } catch (err) {
-            throw checkUnavailable(err);
-        }
-    };
+    return (args) => (method as ClientMethod).call(delegate, args);
 }
 
 type TransactionFn = (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;

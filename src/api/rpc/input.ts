@@ -1,4 +1,4 @@
-import { deserializeValue, getPath, jsonNullTagName, type JsonNullName } from '../common/codec';
+import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { BadRequestError } from '../common/errors';
 
 /**
@@ -168,16 +168,6 @@ export function readBodyArgs(requestBody: unknown, required: boolean, what = 're
     }
     const { meta, ...json } = body;
     return { json, serialization: readMetaEnvelope(meta, `"meta" of the ${what}`) };
-}
-
-/**
- * superjson's own tag for a Uint8Array: what clients of `@zenstackhq/server` 2.x send for Bytes where
- * no `Buffer` exists (browsers, edge runtimes), since ZenStack registers its Base64 `Bytes` form for
- * Buffers only. Accepted on input (the codec checks every element is an integer 0–255), never written.
- */
-function isUint8ArrayTag(tags: unknown): boolean {
-    const tag = Array.isArray(tags) && tags.length === 1 ? tags[0] : undefined;
-    return Array.isArray(tag) && tag.length === 2 && tag[0] === 'typed-array' && tag[1] === 'Uint8Array';
 }
 
 function isAllowedTag(tags: unknown): boolean {

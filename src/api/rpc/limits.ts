@@ -1,4 +1,5 @@
 import { BadRequestError } from '../common/errors';
+import { nestingDepth } from '../common/guards';
 import type { Args } from './input';
 
 /** Optional limits on what one RPC call may ask of the database (off unless configured). */
@@ -10,22 +11,6 @@ export interface ArgLimits {
 }
 
 const DEPTH_CHECKED = ['where', 'include', 'select', 'orderBy', 'having'];
-
-/** Nesting depth of a JSON value: a scalar is 0, `{}`/`[]` is 1, `{ a: { b: 1 } }` is 2. Stops counting past `limit`. */
-export function nestingDepth(value: unknown, limit: number): number {
-    if (value === null || typeof value !== 'object') {
-        return 0;
-    }
-    if (limit <= 0) {
-        return 1;
-    }
-    let deepest = 0;
-    for (const item of Array.isArray(value) ? value : Object.values(value)) {
-        deepest = Math.max(deepest, nestingDepth(item, limit - 1));
-        if (deepest >= limit) break;
-    }
-    return 1 + deepest;
-}
 
 /** Validates the option values once, when the handler is created. */
 export function checkLimitOptions(limits: ArgLimits): void {

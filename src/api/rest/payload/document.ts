@@ -1,4 +1,5 @@
 import { CodecError, deserializeValue, getPath, splitPath } from '../../common/codec';
+import { nestingDepth } from '../../common/guards';
 import { whereById } from '../ids';
 import type { RestModel } from '../schema';
 import type { JsonNullLookup } from './values';
@@ -13,18 +14,16 @@ const MAX_DEPTH = 256;
 
 /**
  * A copy of a parsed JSON tree made of plain objects and arrays of this realm (superjson only
- * walks plain objects), so that restoring typed values never mutates the caller's body.
+ * walks plain objects), so that restoring typed values never mutates the caller's body. Recursive:
+ * `readDocument` has refused deeper documents than MAX_DEPTH before.
  */
-function copyJson(value: unknown, depth: number): unknown {
+function copyJson(value: unknown): unknown {
     if (value === null || typeof value !== 'object') return value;
-    if (depth > MAX_DEPTH) {
-        throw payloadError('/data', 'the request document is nested too deeply');
-    }
-    if (Array.isArray(value)) return value.map((v) => copyJson(v, depth + 1));
+    if (Array.isArray(value)) return value.map(copyJson);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
         // defineProperty: a "__proto__" key stays a plain own property
-        Object.defineProperty(out, k, { value: copyJson(v, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, k, { value: copyJson(v), enumerable: true, writable: true, configurable: true });
     }
     return out;
 }
@@ -40,33 +39,16 @@ function checkPaths(root: unknown, serialization: unknown): void {
     }
 }
 
-/**
- * Refuses a document nested deeper than MAX_DEPTH (a Json attribute can hold anything): the ORM
- * walks values recursively and a deep enough one overflows its stack. Iterative itself.
- */
-function checkDepth(root: unknown): void {
-    const values: unknown[] = [root];
-    const depths: number[] = [0];
-    while (values.length > 0) {
-        const v = values.pop();
-        const depth = depths.pop() as number;
-        if (v === null || typeof v !== 'object') continue;
-        if (depth > MAX_DEPTH) {
-            throw payloadError('', `the request document is nested too deeply (more than ${MAX_DEPTH} levels)`);
-        }
-        for (const child of Array.isArray(v) ? v : Object.values(v)) {
-            values.push(child);
-            depths.push(depth + 1);
-        }
-    }
-}
-
 /** The request body as an object, with typed values (and Json null markers) restored from `meta.serialization`. */
 export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<string, unknown> {
     if (!isObject(body)) {
         throw payloadError('', 'the request body must be a JSON:API document (an object with a "data" member)');
     }
-    checkDepth(body);
+    // a Json attribute can hold anything, and the ORM walks values recursively: a deep enough one
+    // overflows its stack (levels are counted below the document itself)
+    if (nestingDepth(body, MAX_DEPTH + 2) - 1 > MAX_DEPTH) {
+        throw payloadError('', `the request document is nested too deeply (more than ${MAX_DEPTH} levels)`);
+    }
     if (!hasOwn(body, 'data')) {
         throw payloadError('/data', 'the request document needs a "data" member');
     }
@@ -83,7 +65,7 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
     try {
         // the paths are relative to the whole body (`data.attributes.bytes`); only `data` is restored,
         // on a copy: the caller's object is left as it was
-        const copy = { data: copyJson(body.data, 0) };
+        const copy = { data: copyJson(body.data) };
         checkPaths(copy, serialization);
         const restored = deserializeValue(copy, serialization, {
             // `["custom","DbNull"]` … tags name Prisma's Json null objects
