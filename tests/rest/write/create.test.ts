@@ -163,7 +163,7 @@ describe('create on the blog', () => {
         const before = await snapshot(api.s, BLOG_MODELS);
         const res = await api.call({ id: ids.u1 }, 'POST', '/post', { data: { type: 'post', attributes: { title: 'x'.repeat(201) } } }, { zod: true });
         expect(res.status).toBe(422);
-        expect(errorsOf(res)).toEqual([expect.objectContaining({ status: 422, code: 'validation-error', source: { pointer: '/data/attributes/title' } })]);
+        expect(errorsOf(res)).toEqual([expect.objectContaining({ status: 422, code: 'validation-error', reason: 'DATA_VALIDATION_VIOLATION', source: { pointer: '/data/attributes/title' } })]);
         const two = await api.call(undefined, 'POST', '/user', { data: { type: 'user', attributes: { name: 'no email', role: 'ROOT' } } }, { zod: true });
         expect(two.status).toBe(400); // the enum value is checked while reading the body (pointer to it)
         expect(firstError(two).source?.pointer).toBe('/data/attributes/role');
@@ -180,7 +180,7 @@ describe('create on the blog', () => {
         const res = await api.call({ id: ids.u1 }, 'POST', '/post', {
             data: { type: 'post', attributes: { title: '' }, relationships: { author: { data: { type: 'user', id: ids.u1 } } } },
         });
-        expect([res.status, firstError(res).code]).toEqual([422, 'validation-error']);
+        expect([res.status, firstError(res).code, firstError(res).reason]).toEqual([422, 'validation-error', 'DATA_VALIDATION_VIOLATION']);
         expect(await api.s.prisma.post.count({ where: { title: '' } })).toBe(0);
     });
 

@@ -37,7 +37,8 @@ const CASES: Case[] = [
     // members
     ['unknown attribute', 'POST', () => '/post', post({ attributes: { title: 't', subtitle: 's' } }), 400, 'invalid-payload', '/data/attributes/subtitle'],
     ['relationship sent as attribute', 'POST', () => '/post', post({ attributes: { title: 't', author: { id: 1 } } }), 400, 'invalid-payload', '/data/attributes/author'],
-    ['id sent as attribute', 'PATCH', () => `/post/${ids.draft}`, post({ attributes: { id: 99 } }), 400, 'invalid-payload', '/data/attributes/id'],
+    ['id attribute naming another record than the URL', 'PATCH', () => `/post/${ids.draft}`, post({ attributes: { id: 99 } }), 409, 'id-conflict', '/data/attributes/id'],
+    ['id attribute contradicting data.id', 'POST', () => '/post', post({ id: '98', attributes: { id: 99, title: 't' } }), 400, 'invalid-payload', '/data/attributes/id'],
     ['attribute sent as relationship', 'POST', () => '/post', post({ relationships: { title: { data: 't' } } }), 400, 'invalid-payload', '/data/relationships/title'],
     ['unknown relationship', 'POST', () => '/post', post({ relationships: { editor: { data: null } } }), 400, 'invalid-payload', '/data/relationships/editor'],
     ['relationship without data', 'POST', () => '/post', post({ relationships: { author: { links: {} } } }), 400, 'invalid-payload', '/data/relationships/author'],

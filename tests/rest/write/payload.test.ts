@@ -138,7 +138,7 @@ describe('document shape', () => {
         ['unknown attribute', { data: { type: 'post', attributes: { nope: 1 } } }, 'invalid-payload', '/data/attributes/nope'],
         ['__proto__ attribute', JSON.parse('{"data":{"type":"post","attributes":{"__proto__":{"x":1}}}}'), 'invalid-payload', '/data/attributes/__proto__'],
         ['relationship as attribute', { data: { type: 'post', attributes: { author: 1 } } }, 'invalid-payload', '/data/attributes/author'],
-        ['id as attribute', { data: { type: 'post', attributes: { id: 1 } } }, 'invalid-payload', '/data/attributes/id'],
+        ['id attribute contradicting data.id', { data: { type: 'post', id: 2, attributes: { id: 1 } } }, 'invalid-payload', '/data/attributes/id'],
         ['relationships not an object', { data: { type: 'post', relationships: 1 } }, 'invalid-payload', '/data/relationships'],
         ['attribute as relationship', { data: { type: 'post', relationships: { title: { data: null } } } }, 'invalid-payload', '/data/relationships/title'],
         ['unknown relationship', { data: { type: 'post', relationships: { editor: { data: null } } } }, 'invalid-payload', '/data/relationships/editor'],

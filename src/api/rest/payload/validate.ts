@@ -57,6 +57,9 @@ function pointerOf(write: ResourceWrite, path: Array<string | number>): string {
     return pointerTo(base, ...rest);
 }
 
+/** ZenStack's reason for a validation failure, as the ORM's own check and 2.x's answers carry it. */
+const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
+
 /** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
 export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
     const base = zodSchemas?.models?.[`${model.def.name}${SUFFIX[mode]}`] as unknown as ZodLike | undefined;
@@ -71,7 +74,7 @@ export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestMod
         if (filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0]))) continue;
         const paths = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
         for (const path of paths) {
-            errors.push({ status, code: 'validation-error', title, detail: issue.message, source: { pointer: pointerOf(write, path) } });
+            errors.push({ status, code: 'validation-error', title, detail: issue.message, source: { pointer: pointerOf(write, path) }, reason: DATA_VALIDATION_VIOLATION });
         }
     }
     if (errors.length === 0) return undefined;

@@ -1,0 +1,107 @@
+import { LIBRARY_SCHEMA } from './fixtures';
+import { BLOG_MODELS, docOf, firstError, openApi, seedBlog, snapshot, type Api } from './harness';
+
+// Id fields sent in `attributes`: where @zenstackhq/server 2.x clients put client-chosen ids and
+// upsert match fields (2.x reads ids from nowhere else), next to JSON:API's `data.id`.
+
+let api: Api;
+afterEach(async () => {
+    await api?.cleanup();
+});
+
+describe('id fields in attributes on the blog', () => {
+    let ids: Awaited<ReturnType<typeof seedBlog>>;
+    beforeEach(async () => {
+        api = await openApi();
+        ids = await seedBlog(api.s);
+    });
+
+    it('create: an id attribute sets the new record id, alone or agreeing with data.id', async () => {
+        const alone = await api.call({ id: ids.u1 }, 'POST', '/user', { data: { type: 'user', attributes: { id: 70, email: 'seventy@x' } } });
+        expect(alone.status).toBe(201);
+        expect(alone.headers?.Location).toMatch(/\/user\/70$/);
+        const both = await api.call({ id: ids.u1 }, 'POST', '/user', { data: { type: 'user', id: '71', attributes: { id: 71, email: 'seventy-one@x' } } });
+        expect(both.status).toBe(201);
+        const rows = await api.s.prisma.user.findMany({ where: { id: { in: [70, 71] } }, orderBy: { id: 'asc' }, select: { id: true, email: true } });
+        expect(rows).toEqual([
+            { id: 70, email: 'seventy@x' },
+            { id: 71, email: 'seventy-one@x' },
+        ]);
+    });
+
+    it('create: an id attribute contradicting data.id, or of the wrong type, is a 400 naming it, and nothing is written', async () => {
+        const before = await snapshot(api.s, BLOG_MODELS);
+        const conflict = await api.call(undefined, 'POST', '/user', { data: { type: 'user', id: '72', attributes: { id: 73, email: 'x@x' } } });
+        expect([conflict.status, firstError(conflict).code, firstError(conflict).source?.pointer]).toEqual([400, 'invalid-payload', '/data/attributes/id']);
+        const wrongType = await api.call(undefined, 'POST', '/user', { data: { type: 'user', attributes: { id: '74', email: 'y@x' } } });
+        expect([wrongType.status, firstError(wrongType).source?.pointer]).toEqual([400, '/data/attributes/id']);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+    });
+
+    it('update: an id attribute naming the record of the URL is accepted; another id is a 409 and nothing changes', async () => {
+        const same = await api.call({ id: ids.u1 }, 'PATCH', `/user/${ids.u1}`, { data: { type: 'user', attributes: { id: ids.u1, name: 'Same' } } });
+        expect(same.status).toBe(200);
+        expect(docOf(same).data).toMatchObject({ id: ids.u1, attributes: { name: 'Same' } });
+
+        const before = await snapshot(api.s, BLOG_MODELS);
+        const moved = await api.call({ id: ids.u1 }, 'PATCH', `/user/${ids.u1}`, { data: { type: 'user', attributes: { id: 999, name: 'Moved' } } });
+        expect([moved.status, firstError(moved).code, firstError(moved).source?.pointer]).toEqual([409, 'id-conflict', '/data/attributes/id']);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+    });
+
+    it('upsert in the 2.x form: the id match field sent as an attribute creates, then updates the same row', async () => {
+        const body = (name: string) => ({ data: { type: 'user', attributes: { id: 500, email: 'five@x', name } }, meta: { operation: 'upsert', matchFields: ['id'] } });
+        const created = await api.call({ id: ids.u1 }, 'POST', '/user', body('First'));
+        expect([created.status, docOf(created).data.id]).toEqual([201, 500]);
+        const updated = await api.call({ id: 500 }, 'POST', '/user', body('Second'));
+        expect([updated.status, docOf(updated).data.id, docOf(updated).data.attributes.name]).toEqual([201, 500, 'Second']);
+        expect(await api.s.prisma.user.findMany({ where: { email: 'five@x' }, select: { id: true, name: true } })).toEqual([{ id: 500, name: 'Second' }]);
+    });
+
+    it('an autoincrement id cannot be given for a record linked to-one at creation (Prisma has no such input): 400 naming the id', async () => {
+        const before = await snapshot(api.s, BLOG_MODELS);
+        for (const body of [
+            { data: { type: 'post', attributes: { id: 501, title: 't' }, relationships: { author: { data: { type: 'user', id: ids.u1 } } } } },
+            { data: { type: 'post', id: '502', attributes: { title: 't', authorId: ids.u1 } } },
+            { data: { type: 'post', attributes: { id: 503, title: 't', authorId: ids.u1 } }, meta: { operation: 'upsert', matchFields: ['id'] } },
+        ]) {
+            const res = await api.call({ id: ids.u1 }, 'POST', '/post', body);
+            expect([res.status, firstError(res).code]).toEqual([400, 'invalid-payload']);
+            expect(firstError(res).source?.pointer).toBe(body.data.id ? '/data/id' : '/data/attributes/id');
+            expect(firstError(res).detail).toMatch(/"id" is generated by the database .* "author"/);
+        }
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+    });
+
+    it('upsert matched on another unique field: an id attribute names the record to create and never changes the matched one', async () => {
+        const body = { data: { type: 'user', attributes: { id: 600, email: 'u1@x', name: 'Matched' } }, meta: { operation: 'upsert', matchFields: ['email'] } };
+        const res = await api.call({ id: ids.u1 }, 'POST', '/user', body);
+        expect([res.status, docOf(res).data.id, docOf(res).data.attributes.name]).toEqual([201, ids.u1, 'Matched']);
+        expect(await api.s.prisma.user.count({ where: { id: 600 } })).toBe(0);
+    });
+});
+
+describe('id fields in attributes on compound ids', () => {
+    beforeEach(async () => {
+        api = await openApi(LIBRARY_SCHEMA);
+    });
+
+    it('creates a compound-id record from its id attributes, and upserts on them', async () => {
+        const res = await api.call(undefined, 'POST', '/tag', { data: { type: 'tag', attributes: { key: 'art', lang: 'de', label: 'Kunst' } } });
+        expect([res.status, docOf(res).data.id]).toEqual([201, 'art_de']);
+
+        const upsert = (label: string) => ({ data: { type: 'tag', attributes: { key: 'art', lang: 'de', label } }, meta: { operation: 'upsert', matchFields: ['key', 'lang'] } });
+        expect((await api.call(undefined, 'POST', '/tag', upsert('Die Kunst'))).status).toBe(201);
+        expect(await api.s.prisma.tag.findMany()).toEqual([{ key: 'art', lang: 'de', label: 'Die Kunst' }]);
+    });
+
+    it('id attributes that are foreign keys connect their records, policy-checked like relationships', async () => {
+        await api.s.prisma.book.create({ data: { id: 1, title: 'A' } });
+        await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en' } });
+        const res = await api.call(undefined, 'POST', '/bookTag', { data: { type: 'bookTag', attributes: { bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 } } });
+        expect([res.status, docOf(res).data.id]).toEqual([201, '1_sci_en']);
+        const missing = await api.call(undefined, 'POST', '/bookTag', { data: { type: 'bookTag', attributes: { bookId: 2, tagKey: 'sci', tagLang: 'en' } } });
+        expect(missing.status).toBe(404);
+        expect(await api.s.prisma.bookTag.findMany()).toEqual([{ bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 }]);
+    });
+});
