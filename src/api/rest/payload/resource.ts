@@ -47,7 +47,15 @@ const RELATIONSHIPS = '/data/relationships';
  */
 type IdAttributes = { mode: 'create' } | { mode: 'update'; current?: Record<string, unknown> };
 
-function readIdAttribute(field: ScalarField, value: unknown, pointer: string, given: IdAttributes, values: Record<string, unknown>, pointers: Record<string, string>, context: ValueContext): void {
+function readIdAttribute(
+    field: ScalarField,
+    value: unknown,
+    pointer: string,
+    given: IdAttributes,
+    values: Record<string, unknown>,
+    pointers: Record<string, string>,
+    context: ValueContext,
+): void {
     const converted = convertAttribute(field, value, pointer, context);
     const name = field.name;
     const other = given.mode === 'create' ? (hasOwn(values, name) ? values[name] : undefined) : given.current?.[name];
@@ -208,10 +216,10 @@ export function parseResourceWrite(
 }
 
 /**
- * Prisma takes a value for an autoincrement field (an id, usually) only in its "unchecked" create input, which has no
- * to-one relation fields, while this handler links to-one relationships (and foreign keys sent as
- * attributes) with a policy-checked `connect`: the two cannot go together. Said here with a
- * pointer instead of Prisma's "Unknown argument `id`".
+ * Prisma takes a value for an autoincrement field (an id, usually) only in its "unchecked" create
+ * input, which has no to-one relation fields, while this handler links to-one relationships (and
+ * foreign keys sent as attributes) with a policy-checked `connect`: the two cannot go together.
+ * Said here with a pointer instead of Prisma's "Unknown argument `id`".
  */
 function refuseGeneratedIdWithLinks(model: RestModel, data: Record<string, unknown>, pointers: Record<string, string>): void {
     const id = [...model.def.scalars.values()].find((f) => f.isAutoIncrement && data[f.name] !== undefined);
