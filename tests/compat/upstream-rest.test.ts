@@ -1,7 +1,7 @@
 import { RestApiHandler as UpstreamRestApiHandler } from '@zenstackhq/server/api/rest';
 import { RestApiHandler } from '../../src/api/rest';
-import type { HandleRequestFn } from '../../src/types';
-import { loadSchema, type TestSchema } from '../support/schema';
+import type { TestSchema } from '../support/schema';
+import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body } from './sides';
 
 /**
  * Drop-in check against `@zenstackhq/server` 2.22.3's REST handler: the same requests, sent to it and
@@ -21,7 +21,6 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * page sizes, 404 for records the user cannot read) are covered by the REST tests, not here.
  */
 
-type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Call = { method: string; path: string; query?: Record<string, string>; body?: unknown; user?: number };
 
 const ENDPOINT = 'http://localhost/api';
@@ -39,21 +38,6 @@ async function seed(s: TestSchema): Promise<void> {
     await s.prisma.allTypes.create({
         data: { id: 'typed', string: 's', int: 7, float: 1.5, boolean: true, dateTime: AT, bigInt: BigInt('9007199254740993'), decimal: '12.345', bytes: Buffer.from([1, 2, 3]), json: { a: [1, 'two', null] }, role: 'ADMIN', ownerId: 1 },
     });
-}
-
-/** Upstream's Bytes (`["typed-array","Uint8Array"]`, an array of numbers) in the spec's form (Base64, `["custom","Bytes"]`). */
-function bytesAsSpec(body: Body): Body {
-    const values = body?.meta?.serialization?.values as Record<string, unknown[]> | undefined;
-    if (!values) return body;
-    for (const [path, tags] of Object.entries(values)) {
-        if (JSON.stringify(tags) !== JSON.stringify([['typed-array', 'Uint8Array']])) continue;
-        const keys = path.split('.');
-        const last = keys.pop() as string;
-        const holder = keys.reduce((o, k) => o[k], body);
-        holder[last] = Buffer.from(holder[last] as number[]).toString('base64');
-        values[path] = [['custom', 'Bytes']];
-    }
-    return body;
 }
 
 const PAGE_PARAMS = ['page[offset]', 'page[limit]'];
@@ -113,20 +97,7 @@ function withoutUnloadedToMany(ours: Body, upstream: Body): Body {
 }
 
 describe('REST answers as @zenstackhq/server 2.22.3 answers', () => {
-    const sides: { name: string; s?: TestSchema; handler: HandleRequestFn }[] = [
-        { name: 'ours', handler: RestApiHandler({ endpoint: ENDPOINT }) },
-        { name: 'upstream', handler: UpstreamRestApiHandler({ endpoint: ENDPOINT }) as unknown as HandleRequestFn },
-    ];
-
-    beforeAll(async () => {
-        for (const side of sides) {
-            side.s = await loadSchema();
-            await seed(side.s);
-        }
-    });
-    afterAll(async () => {
-        for (const side of sides) await side.s?.cleanup();
-    });
+    const sides = twoSides(RestApiHandler({ endpoint: ENDPOINT }), UpstreamRestApiHandler({ endpoint: ENDPOINT }), seed);
 
     async function both(call: Call): Promise<[{ status: number; body: Body }, { status: number; body: Body }]> {
         const answers = [];
@@ -139,10 +110,10 @@ describe('REST answers as @zenstackhq/server 2.22.3 answers', () => {
                 requestBody: call.body,
                 prisma: s.enhance(call.user === undefined ? undefined : { id: call.user }),
                 modelMeta: s.modelMeta,
-                logger: { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined },
+                logger: SILENT_LOGGER,
             });
             const body = JSON.parse(JSON.stringify(res.body ?? null)); // what goes over the wire
-            answers.push({ status: res.status, body: side.name === 'upstream' ? bytesAsSpec(body) : body });
+            answers.push({ status: res.status, body: side.name === 'upstream' ? bytesAsSpec(body, 'document') : body });
         }
         return answers as never;
     }

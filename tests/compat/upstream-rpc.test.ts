@@ -1,7 +1,7 @@
 import { RPCApiHandler as UpstreamRPCApiHandler } from '@zenstackhq/server/api/rpc';
 import { RPCApiHandler } from '../../src/api/rpc';
-import type { HandleRequestFn } from '../../src/types';
-import { loadSchema, type TestSchema } from '../support/schema';
+import type { TestSchema } from '../support/schema';
+import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body } from './sides';
 
 /**
  * Drop-in check against `@zenstackhq/server` 2.22.3: the same RPC requests, sent to its handler and
@@ -12,7 +12,6 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * ORM's whole message, source excerpt included, in its answers; ours does not).
  */
 
-type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Call = { method: string; path: string; q?: unknown; meta?: unknown; rawQuery?: Record<string, string>; body?: unknown; user?: number; zod?: boolean };
 
 const AT = new Date('2024-05-01T10:00:00.000Z');
@@ -42,41 +41,7 @@ async function seed(s: TestSchema): Promise<void> {
 }
 
 describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
-    const sides: { name: string; s?: TestSchema; handler: HandleRequestFn }[] = [
-        { name: 'ours', handler: RPCApiHandler() },
-        { name: 'upstream', handler: UpstreamRPCApiHandler() as unknown as HandleRequestFn },
-    ];
-
-    beforeAll(async () => {
-        for (const side of sides) {
-            side.s = await loadSchema();
-            await seed(side.s);
-        }
-    });
-    afterAll(async () => {
-        for (const side of sides) await side.s?.cleanup();
-    });
-
-    /**
-     * One of the two intended differences (the other, upsert's status, has its own test): Bytes. Ours
-     * answers Base64 tagged `["custom","Bytes"]`, as the spec
-     * says (and as 2.x did while Prisma returned Buffers); 2.22.3 with Prisma 6's Uint8Array answers
-     * superjson's `["typed-array","Uint8Array"]` with an array of numbers. Upstream's answer is
-     * rewritten to the spec's form before comparing; everything else must match as it is.
-     */
-    function bytesAsSpec(body: Body): Body {
-        const values = body?.meta?.serialization?.values as Record<string, unknown[]> | undefined;
-        if (!values) return body;
-        for (const [path, tags] of Object.entries(values)) {
-            if (JSON.stringify(tags) !== JSON.stringify([['typed-array', 'Uint8Array']])) continue;
-            const keys = path.split('.');
-            const last = keys.pop() as string;
-            const holder = keys.reduce((o, k) => o[k], body.data);
-            holder[last] = Buffer.from(holder[last] as number[]).toString('base64');
-            values[path] = [['custom', 'Bytes']];
-        }
-        return body;
-    }
+    const sides = twoSides(RPCApiHandler(), UpstreamRPCApiHandler(), seed);
 
     async function both(call: Call): Promise<[{ status: number; body: Body }, { status: number; body: Body }]> {
         const answers = [];
@@ -93,11 +58,11 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
                 prisma: s.enhance(call.user === undefined ? undefined : { id: call.user }),
                 modelMeta: s.modelMeta,
                 zodSchemas: call.zod ? s.zodSchemas : undefined,
-                logger: { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined },
+                logger: SILENT_LOGGER,
             });
             // what goes over the wire
             const body = JSON.parse(JSON.stringify(res.body ?? null));
-            answers.push({ status: res.status, body: side.name === 'upstream' ? bytesAsSpec(body) : body });
+            answers.push({ status: res.status, body: side.name === 'upstream' ? bytesAsSpec(body, 'data') : body });
         }
         return answers as never;
     }
