@@ -95,7 +95,7 @@ describe('id fields in attributes on compound ids', () => {
         expect(await api.s.prisma.tag.findMany()).toEqual([{ key: 'art', lang: 'de', label: 'Die Kunst' }]);
     });
 
-    it('id attributes that are foreign keys connect their records, policy-checked like relationships', async () => {
+    it('id attributes that are foreign keys connect their records (a missing one is a 404, nothing written)', async () => {
         await api.s.prisma.book.create({ data: { id: 1, title: 'A' } });
         await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en' } });
         const res = await api.call(undefined, 'POST', '/bookTag', { data: { type: 'bookTag', attributes: { bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 } } });
