@@ -236,4 +236,8 @@ export const plausibleRestBody = fc.constantFrom(
     { data: { type: 'user', id: '2' } },
     { data: { type: 'user', attributes: { email: 'fuzz@x', name: 'Fuzz' } }, meta: { operation: 'upsert', matchFields: ['email'] } },
     { data: { type: 'post', id: 1, attributes: { title: 'upserted' } }, meta: { operation: 'upsert', matchFields: ['id'] } },
+    // ids as attributes, the 2.x form
+    { data: { type: 'post', attributes: { id: 1, title: 'upserted' } }, meta: { operation: 'upsert', matchFields: ['id'] } },
+    { data: { type: 'user', attributes: { id: 3, email: 'fuzz-id@x' } } },
+    { data: { type: 'post', attributes: { id: 2, title: 'renumbered' } } },
 );
