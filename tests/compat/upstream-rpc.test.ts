@@ -78,6 +78,11 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         ['aggregate', { method: 'GET', path: '/post/aggregate', user: 1, q: { _sum: { viewCount: true }, _max: { createdAt: true }, _count: true } }],
         ['groupBy', { method: 'GET', path: '/post/groupBy', user: 1, q: { by: ['published'], _count: { _all: true }, orderBy: { published: 'asc' } } }],
         ['every scalar type (BigInt, Decimal, Bytes, DateTime, Json, enum)', { method: 'GET', path: '/allTypes/findUnique', q: { where: { id: 'typed' } } }],
+        ['relation counts, distinct and relation filters (some, every, none, is)', { method: 'GET', path: '/post/findMany', user: 1, q: { where: { OR: [{ comments: { some: { content: 'Nice' } } }, { comments: { none: {} }, author: { is: { role: 'ADMIN' } } }], NOT: { comments: { every: { content: 'x' } } } }, select: { id: true, _count: { select: { comments: true } } }, distinct: ['authorId'], orderBy: { id: 'asc' } } }],
+        ['string filters and a nested select with a relation filter', { method: 'GET', path: '/user/findMany', user: 1, q: { where: { name: { startsWith: 'A' }, email: { contains: '@' } }, select: { email: true, posts: { where: { published: true }, select: { title: true } } } } }],
+        ['a Json equality filter', { method: 'GET', path: '/allTypes/findMany', q: { where: { json: { equals: { a: [1, 'two', null] } } }, select: { id: true, json: true } } }],
+        ['Decimal and DateTime range filters sent as typed values', { method: 'GET', path: '/allTypes/count', q: { where: { decimal: { gt: '12.3' }, dateTime: { lte: AT.toISOString() } } }, meta: { serialization: { values: { 'where.decimal.gt': [['custom', 'Decimal']], 'where.dateTime.lte': ['Date'] } } } }],
+        ['findFirst with no match (null)', { method: 'GET', path: '/post/findFirst', user: 2, q: { where: { title: 'nothing' } } }],
         ['a BigInt filter sent as typed value', { method: 'GET', path: '/allTypes/findMany', q: { where: { bigInt: '9007199254740993' } }, meta: { serialization: { values: { 'where.bigInt': ['bigint'] } } } }],
     ];
 
