@@ -121,7 +121,7 @@ describe('REST externalIdMapping', () => {
         const res = await call('GET', '/seat/A_1', undefined, { include: 'holder' });
         expect(res.status).toBe(200);
         expect(res.body.data.id).toBe('A_1');
-        expect(res.body.data.attributes).toEqual({ id: 100, holderId: 2 });
+        expect(res.body.data.attributes).toEqual({ id: 100, row: 'A', number: 1, holderId: 2 });
         expect(res.body.data.relationships.holder.data).toEqual({ type: 'user', id: 'bob@example.com' });
         const seats = await call('GET', '/user/bob%40example.com/relationships/seats');
         expect(seats.body.data).toEqual([{ type: 'seat', id: 'A_1' }]);

@@ -20,7 +20,11 @@ export interface RestModel {
     key: string;
     /** The fields that make the resource id: the `@id` field(s), or those of the unique constraint `externalIdMapping` names. */
     idFields: readonly ScalarField[];
-    /** Scalar fields that are attributes: every scalar but the resource id fields and `@omit` fields (never readable). */
+    /**
+     * Scalar fields that are attributes: every scalar but `@omit` fields (never readable) and a
+     * single-field resource id (it is the resource's `id`). The fields of a compound id are attributes
+     * too (as in `@zenstackhq/server` 2.x): the joined `id` is not meant to be parsed by clients.
+     */
     attributes: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
     /** `{endpoint}/{type}/`: prefix of every resource link of this type. */
@@ -115,7 +119,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         const idFields = resourceIdFields(def, config.externalIdMapping);
         const attributes = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
-            if (!idFields.includes(field) && !field.omitted) {
+            if ((idFields.length > 1 || !idFields.includes(field)) && !field.omitted) {
                 attributes.set(name, field);
             }
         }

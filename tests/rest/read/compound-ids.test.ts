@@ -62,14 +62,14 @@ describe('REST reads with compound ids', () => {
     });
     afterAll(() => s.cleanup());
 
-    it('renders a compound id joined with the divider, with links and FK linkage', async () => {
+    it('renders a compound id joined with the divider, its parts as attributes, with links and FK linkage', async () => {
         const res = await api.get('/member/1_alice');
         expect(res.status).toBe(200);
         expect(api.body(res)).toEqual({
             data: {
                 type: 'member',
                 id: '1_alice',
-                attributes: { role: 'owner' },
+                attributes: { tenantId: 1, userKey: 'alice', role: 'owner' },
                 relationships: {
                     tenant: { links: { self: url('/member/1_alice/relationships/tenant'), related: url('/member/1_alice/tenant') }, data: { type: 'tenants', id: 1 } },
                     notes: { links: { self: url('/member/1_alice/relationships/notes'), related: url('/member/1_alice/notes') } },

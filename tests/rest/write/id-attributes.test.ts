@@ -95,6 +95,18 @@ describe('id fields in attributes on compound ids', () => {
         expect(await api.s.prisma.tag.findMany()).toEqual([{ key: 'art', lang: 'de', label: 'Die Kunst' }]);
     });
 
+    it('the parts of a compound id are read as attributes, and an update may repeat them but not change them (409)', async () => {
+        await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en', label: 'Science' } });
+        const read = await api.call(undefined, 'GET', '/tag/sci_en');
+        expect(docOf(read).data).toMatchObject({ id: 'sci_en', attributes: { key: 'sci', lang: 'en', label: 'Science' } });
+
+        const same = await api.call(undefined, 'PATCH', '/tag/sci_en', { data: { type: 'tag', attributes: { ...docOf(read).data.attributes, label: 'Sciences' } } });
+        expect([same.status, docOf(same).data.attributes.label]).toEqual([200, 'Sciences']);
+        const moved = await api.call(undefined, 'PATCH', '/tag/sci_en', { data: { type: 'tag', attributes: { lang: 'fr' } } });
+        expect([moved.status, firstError(moved).code, firstError(moved).source?.pointer]).toEqual([409, 'id-conflict', '/data/attributes/lang']);
+        expect(await api.s.prisma.tag.findMany()).toEqual([{ key: 'sci', lang: 'en', label: 'Sciences' }]);
+    });
+
     it('id attributes that are foreign keys connect their records (a missing one is a 404, nothing written)', async () => {
         await api.s.prisma.book.create({ data: { id: 1, title: 'A' } });
         await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en' } });

@@ -85,13 +85,14 @@ function readAttributes(
     }
     for (const [name, value] of Object.entries(attributes)) {
         const pointer = pointerTo(ATTRIBUTES, name);
+        // id fields first: the parts of a compound id are attributes too, but set or name the id
+        const idField = model.idFields.find((f) => f.name === name);
+        if (idField) {
+            readIdAttribute(idField, value, pointer, ids, values, pointers, context);
+            continue;
+        }
         const field = model.attributes.get(name);
         if (!field) {
-            const idField = model.idFields.find((f) => f.name === name);
-            if (idField) {
-                readIdAttribute(idField, value, pointer, ids, values, pointers, context);
-                continue;
-            }
             if (model.relationships.has(name)) {
                 throw payloadError(pointer, `"${name}" is a relationship: send it in "data.relationships"`);
             }
