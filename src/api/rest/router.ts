@@ -53,7 +53,7 @@ export function matchRoute(schema: RestSchema, path: string, allowed?: RegExp): 
         throw new RestError('invalid-path', 'the path must be /:type, /:type/:id, /:type/:id/:relationship or /:type/:id/relationships/:relationship');
     }
     const [type, id] = segments;
-    const model = schema.byType.get(type);
+    const model = schema.bySegment.get(type);
     if (!model) {
         throw new RestError('unsupported-model', `model "${type}" does not exist`);
     }

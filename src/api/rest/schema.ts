@@ -14,8 +14,14 @@ export interface RestRelationship {
 /** Everything the REST handler needs about one model, derived once per modelMeta. */
 export interface RestModel {
     def: ModelDef;
-    /** Resource type name (`post`, `postComment`, or the mapped name). */
+    /** Resource type name in documents: the model name with a lower-case first letter (`post`, `postComment`). */
     type: string;
+    /**
+     * The type's URL path segment: the `modelNameMapping` name, else the type. (In 2.x the mapping
+     * names URL paths only; documents keep the model's type.) Request bodies may name the type
+     * either way.
+     */
+    segment: string;
     /** Prisma client delegate key (`post`). */
     key: string;
     /** The fields that make the resource id: the `@id` field(s), or those of the unique constraint `externalIdMapping` names. */
@@ -27,7 +33,7 @@ export interface RestModel {
      */
     attributes: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
-    /** `{endpoint}/{type}/`: prefix of every resource link of this type. */
+    /** `{endpoint}/{segment}/`: prefix of every resource link of this type. */
     linkPrefix: string;
 }
 
@@ -35,8 +41,15 @@ export interface RestSchema {
     modelMeta: ModelMeta;
     /** By model key (`post`). */
     byKey: ReadonlyMap<string, RestModel>;
-    /** By resource type name. */
-    byType: ReadonlyMap<string, RestModel>;
+    /** By URL path segment (the router's view). */
+    bySegment: ReadonlyMap<string, RestModel>;
+    /** By the names a request body may give a type: the resource type, and the URL segment where that names no other type. */
+    byTypeName: ReadonlyMap<string, RestModel>;
+}
+
+/** Whether a type name in a request body names `model`: its resource type, or its URL segment (a mapped name). */
+export function namesType(model: RestModel, name: string): boolean {
+    return name === model.type || name === model.segment;
 }
 
 /** The entry of a per-model option for a model, keyed by its name (`PostComment`) or its key (`postComment`). */
@@ -110,12 +123,13 @@ function relationshipOf(name: string, field: RelationField, byKey: ReadonlyMap<s
 export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestSchema {
     const registry = getModelRegistry(modelMeta);
     const byKey = new Map<string, RestModel>();
-    const byType = new Map<string, RestModel>();
+    const bySegment = new Map<string, RestModel>();
     const pending: { def: ModelDef; relationships: Map<string, RestRelationship> }[] = [];
 
     checkModelNames('externalIdMapping', config.externalIdMapping, registry.models.values());
     for (const def of registry.models.values()) {
-        const type = mappedValue(def, config.modelNameMapping) ?? def.key;
+        const type = def.key;
+        const segment = mappedValue(def, config.modelNameMapping) ?? type;
         const idFields = resourceIdFields(def, config.externalIdMapping);
         const attributes = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
@@ -129,24 +143,29 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         const model: RestModel = {
             def,
             type,
+            segment,
             key: def.key,
             idFields,
             attributes,
             relationships,
-            linkPrefix: `${config.endpoint}/${encodeURIComponent(type)}/`,
+            linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
         };
         byKey.set(def.key, model);
-        if (byType.has(type)) {
-            throw new Error(`RestApiHandler: two models map to the resource type "${type}"`);
+        if (bySegment.has(segment)) {
+            throw new Error(`RestApiHandler: two models map to the URL path "${segment}"`);
         }
-        byType.set(type, model);
+        bySegment.set(segment, model);
     }
     for (const { def, relationships } of pending) {
         for (const [name, field] of def.relations) {
             relationships.set(name, relationshipOf(name, field, byKey));
         }
     }
-    return { modelMeta, byKey, byType };
+    const byTypeName = new Map<string, RestModel>([...byKey.values()].map((m) => [m.type, m]));
+    for (const model of byKey.values()) {
+        if (!byTypeName.has(model.segment)) byTypeName.set(model.segment, model);
+    }
+    return { modelMeta, byKey, bySegment, byTypeName };
 }
 
 /** Caches the REST schema per modelMeta for one handler (its options are fixed). */

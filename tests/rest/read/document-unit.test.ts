@@ -11,9 +11,9 @@ import { blogModelMeta, blogRestSchema, ENDPOINT } from './support';
 /** Records → JSON:API documents, without a database. */
 
 const schema = blogRestSchema();
-const allTypes = schema.byType.get('allTypes')!;
-const user = schema.byType.get('user')!;
-const post = schema.byType.get('post')!;
+const allTypes = schema.byTypeName.get('allTypes')!;
+const user = schema.byTypeName.get('user')!;
+const post = schema.byTypeName.get('post')!;
 const link = (p: string) => `${ENDPOINT}${p}`;
 
 describe('document builder', () => {
@@ -121,7 +121,7 @@ describe('document builder', () => {
 
 describe('REST schema', () => {
     it('points every relationship at its target model once, when the schema is built', () => {
-        const commentPost = schema.byType.get('comment')!.relationships.get('post')!;
+        const commentPost = schema.byTypeName.get('comment')!.relationships.get('post')!;
         expect(commentPost.target).toBe(post);
         expect(post.relationships.get('author')!.target).toBe(user);
     });
@@ -131,8 +131,8 @@ describe('REST schema', () => {
         const damaged = { ...meta, models: { ...meta.models } };
         delete (damaged.models as Record<string, unknown>).profile;
         const built = buildRestSchema(damaged, normalizeOptions({ endpoint: ENDPOINT }));
-        const profile = built.byType.get('user')!.relationships.get('profile')!;
+        const profile = built.byTypeName.get('user')!.relationships.get('profile')!;
         expect(() => profile.target).toThrow('relation target model not found: Profile');
-        expect(built.byType.get('post')!.relationships.get('author')!.target).toBe(built.byType.get('user'));
+        expect(built.byTypeName.get('post')!.relationships.get('author')!.target).toBe(built.byTypeName.get('user'));
     });
 });

@@ -14,8 +14,8 @@ import { blogRestSchema, ENDPOINT } from './support';
 
 const schema = blogRestSchema();
 const config = normalizeOptions({ endpoint: ENDPOINT });
-const post = schema.byType.get('post')!;
-const user = schema.byType.get('user')!;
+const post = schema.byTypeName.get('post')!;
+const user = schema.byTypeName.get('user')!;
 const ALL: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
 
 function ctx(provider = 'sqlite'): FilterContext {

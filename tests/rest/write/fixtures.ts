@@ -89,7 +89,7 @@ export function restSchemaOf(modelMeta: ModelMeta): RestSchema {
 }
 
 export function modelOf(schema: RestSchema, type: string): RestModel {
-    const model = schema.byType.get(type);
+    const model = schema.byTypeName.get(type);
     if (!model) throw new Error(`no type ${type}`);
     return model;
 }

@@ -1,7 +1,7 @@
 import { CodecError, deserializeValue, getPath, splitPath } from '../../common/codec';
 import { nestingDepth } from '../../common/guards';
 import { whereById } from '../ids';
-import type { RestModel } from '../schema';
+import { namesType, type RestModel } from '../schema';
 import type { JsonNullLookup } from './values';
 import { hasOwn, isObject, payloadError, pointerFromKeys } from './pointer';
 
@@ -94,7 +94,7 @@ export function readPrimaryData(doc: Record<string, unknown>, model: RestModel):
     if (!hasOwn(data, 'type') || typeof data.type !== 'string') {
         throw payloadError('/data/type', 'the resource object needs a string "type"');
     }
-    if (data.type !== model.type) {
+    if (!namesType(model, data.type)) {
         throw payloadError('/data/type', `the resource type "${data.type}" does not match the endpoint's type "${model.type}"`, 'type-conflict');
     }
     return data;

@@ -1,5 +1,5 @@
 import { whereById } from '../ids';
-import type { RestModel, RestRelationship } from '../schema';
+import { namesType, type RestModel, type RestRelationship } from '../schema';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
 
 /** A resource identifier of a request, resolved to the unique `where` of the record it names. */
@@ -26,7 +26,7 @@ export function parseIdentifier(target: RestModel, value: unknown, pointer: stri
     if (!hasOwn(value, 'type') || typeof value.type !== 'string') {
         throw payloadError(pointerTo(pointer, 'type'), 'a resource identifier needs a string "type"');
     }
-    if (value.type !== target.type) {
+    if (!namesType(target, value.type)) {
         throw payloadError(pointerTo(pointer, 'type'), `expected a resource identifier of type "${target.type}", got "${value.type}"`);
     }
     if (!hasOwn(value, 'id') || (typeof value.id !== 'string' && typeof value.id !== 'number')) {

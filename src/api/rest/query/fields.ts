@@ -7,12 +7,13 @@ import type { Fieldsets } from './types';
 export function parseFields(schema: RestSchema, params: ReadonlyArray<[string, string]>): Fieldsets | undefined {
     if (params.length === 0) return undefined;
     const out = new Map<string, Set<string>>();
-    for (const [type, value] of params) {
-        const parameter = `fields[${type}]`;
-        const model = schema.byType.get(type);
+    for (const [given, value] of params) {
+        const parameter = `fields[${given}]`;
+        const model = schema.byTypeName.get(given);
         if (!model) {
-            throw new RestError('invalid-fields', `unknown resource type "${type}" in ${parameter}`, { source: { parameter } });
+            throw new RestError('invalid-fields', `unknown resource type "${given}" in ${parameter}`, { source: { parameter } });
         }
+        const { type } = model;
         const plan = planOf(model);
         let set = out.get(type);
         if (!set) {

@@ -57,7 +57,7 @@ export async function replaceRelationship(req: RestRequest): Promise<Response> {
     if (req.route.kind === 'related' && rel.isArray) {
         throw new RestError(
             'invalid-verb',
-            `a to-many relationship is replaced at /${req.route.model.type}/:id/relationships/${rel.name}, not at its related-resources URL`,
+            `a to-many relationship is replaced at /${req.route.model.segment}/:id/relationships/${rel.name}, not at its related-resources URL`,
         );
     }
     return changeRelationship(req, 'update');
