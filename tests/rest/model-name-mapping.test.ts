@@ -56,6 +56,10 @@ describe('modelNameMapping', () => {
         expect([res.status, res.body.data.type, res.body.data.links.self]).toEqual([201, 'post', `${ENDPOINT}/user/${res.body.data.id}`]);
         const confused = await call('POST', '/user', { data: { type: 'post', attributes: { title: 'x' }, relationships: { author: { data: { type: 'post', id: 1 } } } } });
         expect([confused.status, confused.body.errors[0].source.pointer]).toEqual([400, '/data/relationships/author/data/type']);
+        const byPath = await call('POST', '/user', { data: { type: 'user', attributes: { title: 'x' } } });
+        expect([byPath.status, byPath.body.errors[0].code]).toEqual([409, 'type-conflict']);
+        const people = await call('PATCH', '/people/1', { data: { type: 'people', attributes: { name: 'Al' } } });
+        expect([people.status, people.body.data.type, people.body.data.attributes.name]).toEqual([200, 'user', 'Al']);
     });
 
     it('refuses two models mapped to the same path', () => {

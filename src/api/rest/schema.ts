@@ -22,6 +22,8 @@ export interface RestModel {
      * either way.
      */
     segment: string;
+    /** The names a request body may give this type: `type`, and `segment` unless that is another model's type. */
+    typeNames: ReadonlySet<string>;
     /** Prisma client delegate key (`post`). */
     key: string;
     /** The fields that make the resource id: the `@id` field(s), or those of the unique constraint `externalIdMapping` names. */
@@ -47,9 +49,9 @@ export interface RestSchema {
     byTypeName: ReadonlyMap<string, RestModel>;
 }
 
-/** Whether a type name in a request body names `model`: its resource type, or its URL segment (a mapped name). */
+/** Whether a type name in a request body names `model`: its resource type, or its URL segment (a mapped name that names no other type). */
 export function namesType(model: RestModel, name: string): boolean {
-    return name === model.type || name === model.segment;
+    return model.typeNames.has(name);
 }
 
 /** The entry of a per-model option for a model, keyed by its name (`PostComment`) or its key (`postComment`). */
@@ -124,7 +126,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     const registry = getModelRegistry(modelMeta);
     const byKey = new Map<string, RestModel>();
     const bySegment = new Map<string, RestModel>();
-    const pending: { def: ModelDef; relationships: Map<string, RestRelationship> }[] = [];
+    const pending: { def: ModelDef; relationships: Map<string, RestRelationship>; typeNames: Set<string> }[] = [];
 
     checkModelNames('externalIdMapping', config.externalIdMapping, registry.models.values());
     for (const def of registry.models.values()) {
@@ -139,11 +141,13 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         }
         // filled in below, once every model exists (types refer to each other)
         const relationships = new Map<string, RestRelationship>();
-        pending.push({ def, relationships });
+        const typeNames = new Set([type]);
+        pending.push({ def, relationships, typeNames });
         const model: RestModel = {
             def,
             type,
             segment,
+            typeNames,
             key: def.key,
             idFields,
             attributes,
@@ -156,14 +160,16 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         }
         bySegment.set(segment, model);
     }
-    for (const { def, relationships } of pending) {
+    const byTypeName = new Map<string, RestModel>([...byKey.values()].map((m) => [m.type, m]));
+    for (const { def, relationships, typeNames } of pending) {
         for (const [name, field] of def.relations) {
             relationships.set(name, relationshipOf(name, field, byKey));
         }
-    }
-    const byTypeName = new Map<string, RestModel>([...byKey.values()].map((m) => [m.type, m]));
-    for (const model of byKey.values()) {
-        if (!byTypeName.has(model.segment)) byTypeName.set(model.segment, model);
+        const model = byKey.get(def.key) as RestModel;
+        if (!byTypeName.has(model.segment)) {
+            byTypeName.set(model.segment, model);
+            typeNames.add(model.segment);
+        }
     }
     return { modelMeta, byKey, bySegment, byTypeName };
 }
