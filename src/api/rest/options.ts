@@ -12,7 +12,10 @@ export interface RestApiHandlerOptions {
     maxFilters?: number;
     /** Separator of compound id values in URLs and `id` members (default `_`). */
     idDivider?: string;
-    /** Model name → resource type name used in URLs and `type` members. */
+    /**
+     * Model name → the URL path name of its resources (`{ User: 'users' }`), as in 2.x: documents keep
+     * the model's `type` (`user`); request bodies may give either name.
+     */
     modelNameMapping?: Record<string, string>;
     /**
      * Model name → the name of one of its unique constraints (a `@unique` field's name, or a
