@@ -9,11 +9,17 @@
  * connection stays checked out of the pool for ever (after `max` such events every request waits for
  * a connection that never comes); with better-sqlite3 the adapter's transaction lock is never released.
  * The wrapper releases the transaction whenever its COMMIT or ROLLBACK fails (rolling back first after a
- * failed COMMIT, so that a shared connection is not left inside a transaction), and passes everything
- * else through unchanged.
+ * failed COMMIT, so that a shared connection is not left inside a transaction).
+ *
+ * On SQLite (one connection for everything) it also makes statements sent outside a transaction wait
+ * while another transaction is open, instead of running inside it (see `ConnectionGate`): without that,
+ * a transaction that rolls back takes other requests' acknowledged writes with it. Everything else
+ * passes through unchanged.
  *
  *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
  */
+
+import { ConnectionGate } from './connection-gate';
 
 interface SqlQuery {
     sql: string;
@@ -26,6 +32,7 @@ interface DriverTransaction {
 }
 
 interface DriverAdapter {
+    readonly provider?: string;
     startTransaction(...args: unknown[]): Promise<DriverTransaction>;
 }
 
@@ -54,12 +61,16 @@ function endStatement(query: SqlQuery): 'COMMIT' | 'ROLLBACK' | undefined {
     return sql === 'COMMIT' || sql === 'ROLLBACK' ? sql : undefined;
 }
 
-function wrapTransaction(tx: DriverTransaction): DriverTransaction {
+function wrapTransaction(tx: DriverTransaction, onEnd: () => void): DriverTransaction {
     let released = false;
     const release = async (how: 'commit' | 'rollback') => {
         if (released) return;
         released = true;
-        await (how === 'commit' ? tx.commit() : tx.rollback());
+        try {
+            await (how === 'commit' ? tx.commit() : tx.rollback());
+        } finally {
+            onEnd();
+        }
     };
     return withOverrides(tx, {
         executeRaw: async (query: SqlQuery) => {
@@ -83,19 +94,47 @@ function wrapTransaction(tx: DriverTransaction): DriverTransaction {
     });
 }
 
+/** The statement methods of a driver adapter, outside any transaction. */
+const STATEMENTS = ['queryRaw', 'executeRaw', 'executeScript'] as const;
+
 function wrapAdapter<A>(adapter: A): A {
     const inner = adapter as unknown as DriverAdapter;
     if (typeof inner?.startTransaction !== 'function') {
         return adapter;
     }
-    return withOverrides(inner, {
-        startTransaction: async (...args: unknown[]) => wrapTransaction(await inner.startTransaction(...args)),
-    }) as unknown as A;
+    if (inner.provider !== 'sqlite') {
+        return withOverrides(inner, {
+            startTransaction: async (...args: unknown[]) => wrapTransaction(await inner.startTransaction(...args), () => undefined),
+        }) as unknown as A;
+    }
+    // one connection for everything: statements outside a transaction wait for an open one to end
+    const gate = new ConnectionGate();
+    const overrides: Record<string, unknown> = {
+        startTransaction: async (...args: unknown[]) => {
+            await gate.acquire();
+            let tx: DriverTransaction;
+            try {
+                tx = await inner.startTransaction(...args);
+            } catch (err) {
+                gate.release();
+                throw err;
+            }
+            return wrapTransaction(tx, () => gate.release());
+        },
+    };
+    for (const name of STATEMENTS) {
+        const method = (inner as unknown as Record<string, unknown>)[name];
+        if (typeof method === 'function') {
+            overrides[name] = (...args: unknown[]) => gate.statement(() => (method as (...a: unknown[]) => Promise<unknown>).apply(inner, args));
+        }
+    }
+    return withOverrides(inner, overrides) as unknown as A;
 }
 
 /**
  * Wraps a driver adapter factory so that a transaction whose COMMIT or ROLLBACK fails still gives its
- * connection (or lock) back. Pass the result as `adapter` to `new PrismaClient`.
+ * connection (or lock) back, and, on SQLite, so that statements outside a transaction never run inside
+ * another caller's open one. Pass the result as `adapter` to `new PrismaClient`.
  */
 export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(factory: F): F {
     if (typeof factory?.connect !== 'function') {

@@ -2,6 +2,7 @@ import type { DbClientContract, ModelMeta, ZodSchemas } from '@zenstackhq/runtim
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import { generateSchema, PROJECT_ROOT, type Provider } from './generate';
 import { pgAdminQuery, PG_URL_BASE } from './postgres';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
@@ -99,7 +100,8 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         databaseUrl = `file:${file}`;
         const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
         const timeout = options.sqlite?.timeout;
-        prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout }) });
+        // the set-up the README recommends: without the wrapper, statements outside a transaction run inside another open one
+        prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout })) });
         dropDb = async () => {
             for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
                 fs.rmSync(f, { force: true });
@@ -118,7 +120,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         }
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
-        prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+        prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
         dropDb = async () => {
             await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
         };

@@ -3,11 +3,15 @@ import { PrismaClient } from '@prisma/client';
 import { enhance } from '@zenstackhq/runtime';
 import modelMeta from '@zenstackhq/runtime/model-meta';
 import * as zodSchemas from '@zenstackhq/runtime/zod';
+import { withTransactionCleanup } from 'zenstack-api';
 
-/** One raw client per server process: the policy-free one, never handed to an adapter. */
+/**
+ * One raw client per server process: the policy-free one, never handed to an adapter. `withTransactionCleanup`
+ * keeps one request's statements out of another's open transaction on SQLite's single connection.
+ */
 const globalForPrisma = globalThis;
-export const prisma =
-    globalForPrisma.prisma ?? (globalForPrisma.prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? 'file:./dev.db' }) }));
+const adapter = () => withTransactionCleanup(new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? 'file:./dev.db' }));
+export const prisma = globalForPrisma.prisma ?? (globalForPrisma.prisma = new PrismaClient({ adapter: adapter() }));
 
 /**
  * ZenStack's generated metadata and zod schemas, passed to the adapters explicitly: Next.js bundles server

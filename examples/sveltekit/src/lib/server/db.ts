@@ -3,9 +3,15 @@ import { PrismaClient } from '@prisma/client';
 import { enhance } from '@zenstackhq/runtime';
 import type { ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
 import { createRequire } from 'node:module';
+import { withTransactionCleanup } from 'zenstack-api';
 
-/** One raw client per server process: the policy-free one, never handed to an adapter. */
-export const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? 'file:./dev.db' }) });
+/**
+ * One raw client per server process: the policy-free one, never handed to an adapter. `withTransactionCleanup`
+ * keeps one request's statements out of another's open transaction on SQLite's single connection.
+ */
+export const prisma = new PrismaClient({
+    adapter: withTransactionCleanup(new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? 'file:./dev.db' })),
+});
 
 /**
  * ZenStack's generated metadata and zod schemas (CommonJS modules under node_modules/.zenstack), passed to

@@ -1,0 +1,157 @@
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { withTransactionCleanup } from '../../src';
+import { RestApiHandler } from '../../src/api/rest';
+import { RPCApiHandler } from '../../src/api/rpc';
+import type { Response } from '../../src/types';
+import { loadSchema, type TestSchema } from '../support/schema';
+
+/**
+ * SQLite through `@prisma/adapter-better-sqlite3` has one connection for everything. Without
+ * `withTransactionCleanup`, a statement sent outside a transaction runs inside whatever transaction
+ * another request has open on it: it reads that transaction's uncommitted rows, and its own write is
+ * rolled back with that transaction after it was acknowledged. With the wrapper such statements wait
+ * for the transaction to end. "Another request's transaction" is held open by a raw client here, so
+ * that the requests under test land inside it for certain.
+ */
+
+type Client = ReturnType<TestSchema['createClient']>;
+
+/** A factory whose adapter reports each call that reaches it (startTransaction or a statement). */
+function observed<F extends object>(factory: F): { factory: F; nextCall: () => Promise<void> } {
+    let waiting: (() => void)[] = [];
+    const arrived = () => {
+        const w = waiting;
+        waiting = [];
+        w.forEach((resolve) => resolve());
+    };
+    const connect = async () => {
+        const adapter = await (factory as unknown as { connect(): Promise<object> }).connect();
+        return new Proxy(adapter, {
+            get(target, prop) {
+                const value: unknown = Reflect.get(target, prop, target);
+                if (typeof value !== 'function') return value;
+                const fn = value as (...a: unknown[]) => unknown;
+                return ['queryRaw', 'executeRaw', 'startTransaction'].includes(String(prop))
+                    ? (...args: unknown[]) => {
+                          arrived();
+                          return fn.apply(target, args);
+                      }
+                    : fn.bind(target);
+            },
+        });
+    };
+    const wrapped = new Proxy(factory, {
+        get(target, prop) {
+            if (prop === 'connect') return connect;
+            const value: unknown = Reflect.get(target, prop, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+    });
+    return { factory: wrapped, nextCall: () => new Promise<void>((resolve) => waiting.push(resolve)) };
+}
+
+/** Opens a transaction on `client` that inserts a user and stays open until `rollBack()`. */
+async function openTransaction(client: Client): Promise<{ rollBack: () => Promise<void> }> {
+    let opened!: () => void;
+    let abort!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    const aborted = new Promise<void>((resolve) => (abort = resolve));
+    const done = client
+        .$transaction(
+            async (tx: Client) => {
+                await tx.user.create({ data: { email: 'uncommitted@shared.test' } });
+                opened();
+                await aborted;
+                throw new Error('rolled back on purpose');
+            },
+            { timeout: 60_000 },
+        )
+        .catch((err: Error) => expect(err.message).toBe('rolled back on purpose'));
+    await isOpen;
+    return {
+        rollBack: async () => {
+            abort();
+            await done;
+        },
+    };
+}
+
+function handlers(s: TestSchema, client: Client) {
+    const rest = RestApiHandler({ endpoint: 'http://localhost/api' });
+    const rpc = RPCApiHandler();
+    const common = { modelMeta: s.modelMeta, zodSchemas: s.zodSchemas, logger: null };
+    return {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        rest: (method: string, path: string, user?: number): Promise<Response & { body: any }> =>
+            rest({ method, path, query: {}, prisma: s.enhanceClient(client, user ? { id: user } : undefined), ...common }),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        rpc: (method: string, path: string, args: unknown, user?: number): Promise<Response & { body: any }> =>
+            rpc({ method, path, query: { q: JSON.stringify(args) }, prisma: s.enhanceClient(client, user ? { id: user } : undefined), ...common }),
+    };
+}
+
+describe('SQLite (better-sqlite3): requests while another transaction is open', () => {
+    let s: TestSchema;
+    let client: Client | undefined;
+
+    beforeEach(async () => {
+        s = await loadSchema();
+        await s.prisma.user.create({ data: { id: 1, email: 'one@shared.test' } });
+        await s.prisma.post.create({ data: { id: 1, title: 'kept', published: true, authorId: 1, comments: { create: [{ content: 'a' }, { content: 'b' }] } } });
+    });
+
+    afterEach(async () => {
+        await client?.$disconnect();
+        client = undefined;
+        await s.cleanup();
+    });
+
+    it('without withTransactionCleanup (Prisma 6.19): reads see the open transaction, and an acknowledged delete is undone by its rollback', async () => {
+        client = s.createClient(new PrismaBetterSQLite3({ url: s.databaseUrl }));
+        const api = handlers(s, client);
+        const tx = await openTransaction(client);
+
+        // (a REST list reads its page and total in a transaction of its own, so it waits; RPC findMany does not)
+        const users = await api.rpc('GET', '/user/findMany', {}, 1);
+        expect(users.body.data.map((u: { email: string }) => u.email)).toContain('uncommitted@shared.test');
+        const deleted = await api.rpc('DELETE', '/comment/deleteMany', { where: { postId: 1 } }, 1);
+        expect([deleted.status, deleted.body.data]).toEqual([200, { count: 2 }]);
+
+        await tx.rollBack();
+        // the two comments the client was told were deleted are back
+        expect(await s.prisma.comment.count()).toBe(2);
+        expect(await s.prisma.user.count({ where: { email: 'uncommitted@shared.test' } })).toBe(0);
+    });
+
+    it('with withTransactionCleanup: they wait for it, then read what is committed and their writes stay', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = s.createClient(probe.factory);
+        const api = handlers(s, client);
+        const tx = await openTransaction(client);
+
+        let answered = 0;
+        // sends a request and waits until it has reached the database (a promise in a box: not awaited)
+        const sent = async <T>(request: () => Promise<T>): Promise<{ answer: Promise<T> }> => {
+            const arrived = probe.nextCall();
+            const answer = request().finally(() => answered++);
+            await arrived;
+            return { answer };
+        };
+        const users = (await sent(() => api.rpc('GET', '/user/findMany', {}, 1))).answer;
+        const list = (await sent(() => api.rest('GET', '/user', 1))).answer;
+        const deleted = (await sent(() => api.rpc('DELETE', '/comment/deleteMany', { where: { postId: 1 } }, 1))).answer;
+        // all three reached the database while the transaction is open: none can have run
+        expect(answered).toBe(0);
+
+        await tx.rollBack();
+        const found = await users;
+        expect(found.body.data.map((u: { email: string }) => u.email)).toEqual(['one@shared.test']);
+        const page = await list;
+        expect(page.status).toBe(200);
+        expect(page.body.data.map((u: { attributes: { email: string } }) => u.attributes.email)).toEqual(['one@shared.test']);
+        expect(page.body.meta.total).toBe(1);
+        const del = await deleted;
+        expect([del.status, del.body.data]).toEqual([200, { count: 2 }]);
+        expect(await s.prisma.comment.count()).toBe(0);
+    });
+});
