@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import type { ParsedRequest, Reply } from './http';
 import { floorHandlers } from './floor';
 import { floorOursHandlers } from './floor-ours';
@@ -42,7 +43,8 @@ export async function openDatabase(generatedDir: string, file: string): Promise<
     const zodSchemas = require(path.join(generatedDir, 'zenstack', 'zod', 'index.js'));
     const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${file}` }) });
+    // the driver set-up the README recommends, for all implementations alike
+    const prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3({ url: `file:${file}` })) });
     await prisma.$connect();
     await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
     return { prisma, enhance, modelMeta, zodSchemas };
