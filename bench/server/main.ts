@@ -20,7 +20,7 @@ function env(name: string): string {
 
 async function main(): Promise<void> {
     const impl = env('BENCH_IMPL');
-    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(env('BENCH_GENERATED'), env('BENCH_DB'));
+    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(env('BENCH_GENERATED'), env('BENCH_DB'), env('BENCH_OURS_DIST'));
 
     // the same per-request client for all three: the policy-enhanced client of the signed-in user
     const clientFor = (userId: number | undefined): Client => {

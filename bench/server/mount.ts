@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import type { ParsedRequest, Reply } from './http';
 import { floorHandlers } from './floor';
 import { floorOursHandlers } from './floor-ours';
@@ -35,15 +34,19 @@ export interface Database extends Generated {
  * `synchronous = NORMAL`: the file is in WAL mode, the usual production pairing, and the write
  * scenarios then measure software rather than fsync latency) and loads the ZenStack output beside it.
  */
-export async function openDatabase(generatedDir: string, file: string): Promise<Database> {
+export async function openDatabase(generatedDir: string, file: string, oursDist?: string): Promise<Database> {
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
     const { enhance } = require(path.join(generatedDir, 'zenstack', 'enhance.js'));
     const modelMeta = require(path.join(generatedDir, 'zenstack', 'model-meta.js')).default;
     const zodSchemas = require(path.join(generatedDir, 'zenstack', 'zod', 'index.js'));
     const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
+    // the driver set-up the README recommends, for all implementations alike: from the compiled package
+    // in a bench server, from the sources under ts-node (the in-process decomposition)
+    const { withTransactionCleanup } = oursDist
+        ? require(path.join(oursDist, 'driver', 'transaction-cleanup.js'))
+        : require('../../src/driver/transaction-cleanup');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    // the driver set-up the README recommends, for all implementations alike
     const prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3({ url: `file:${file}` })) });
     await prisma.$connect();
     await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
