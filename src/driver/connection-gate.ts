@@ -23,7 +23,12 @@ export class ConnectionGate {
     /** Runs a statement outside any transaction: now if nothing holds or waits for the connection, else in turn. */
     statement<T>(run: () => Promise<T>): Promise<T> {
         if (!this.held && this.queue.length === 0) {
-            return run();
+            // at once, not a tick later: a transaction could take the connection in between
+            try {
+                return run();
+            } catch (err) {
+                return Promise.reject(err);
+            }
         }
         return new Promise<void>((grant) => this.queue.push({ exclusive: false, grant })).then(run);
     }

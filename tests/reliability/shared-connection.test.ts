@@ -154,4 +154,15 @@ describe('SQLite (better-sqlite3): requests while another transaction is open', 
         expect([del.status, del.body.data]).toEqual([200, { count: 2 }]);
         expect(await s.prisma.comment.count()).toBe(0);
     });
+
+    it('with withTransactionCleanup: a transaction that cannot start gives the connection back', async () => {
+        client = s.createClient(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        // SQLite has only serializable transactions: the adapter refuses to start this one
+        await expect(client.$transaction(async () => undefined, { isolationLevel: 'ReadCommitted' })).rejects.toThrow();
+        const api = handlers(s, client);
+        const found = await api.rpc('GET', '/post/findMany', {}, 1);
+        expect(found.body.data.map((p: { title: string }) => p.title)).toEqual(['kept']);
+        const page = await api.rest('GET', '/post', 1);
+        expect(page.body.meta.total).toBe(1);
+    });
 });
