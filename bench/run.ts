@@ -74,31 +74,42 @@ async function measureRegular(config: BenchConfig, setup: BenchSetup, serverScri
     }
 }
 
-/** 1,000-row reads: a fresh process each, so that its peak RSS during the measured load is its own. */
+/**
+ * 1,000-row reads: a fresh process per implementation and scenario (nothing else has run in it), warmed
+ * once and kept for that scenario's rounds; its peak RSS is reset before every measured round, so each
+ * round's peak is its own. (Until commit `fdd67d0` every round started its own process: 24 starts,
+ * which took a slow machine past the 10 minutes the bench has.)
+ */
 async function measureLarge(config: BenchConfig, setup: BenchSetup, serverScript: string, scenarios: Scenario[], runs: Run[]): Promise<void> {
     const options = { connections: config.connections, duration: config.duration };
-    for (let round = 1; round <= config.rounds; round++) {
-        for (const scenario of scenarios) {
-            const order = rotate(implsFor(config.impls, scenario), round - 1);
-            say(`${clock()} ${scenario.name}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
-            for (const impl of order) {
-                const server = await startServer({ impl, setup, serverScript, tag: `${scenario.name}-round${round}` });
-                try {
-                    await warmProcess(server.url, config.connections, config.warmup);
-                    if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, 2 * config.warmup);
+    for (const scenario of scenarios) {
+        const impls = implsFor(config.impls, scenario);
+        say(`${clock()} ${scenario.name}: a fresh process per implementation, warmed`);
+        const servers = new Map<Impl, ServerProcess>();
+        try {
+            for (const impl of impls) {
+                const server = await startServer({ impl, setup, serverScript, tag: scenario.name });
+                servers.set(impl, server);
+                await warmProcess(server.url, config.connections, config.warmup);
+                if (config.warmup > 0) await warmUp(server.url, scenario, config.connections, 2 * config.warmup);
+            }
+            for (let round = 1; round <= config.rounds; round++) {
+                const order = rotate(impls, round - 1);
+                say(`${clock()} ${scenario.name}, round ${round}/${config.rounds} (order: ${order.join(', ')})`);
+                for (const impl of order) {
+                    const server = servers.get(impl) as ServerProcess;
                     const reset = resetPeakRss(server.pid);
                     const result = await runLoad(server.url, scenario, options, 0);
                     const run: Run = { ...result, scenario: scenario.name, impl, round, peakRss: peakRssMiB(server.pid) };
-                    if (!reset) say('  (could not reset VmHWM: peak RSS includes start-up and warm-up)');
+                    if (!reset) say('  (could not reset VmHWM: peak RSS includes start-up, warm-up and earlier rounds)');
                     runs.push(run);
                     say(line(run));
                     const errors = server.stderr().trim();
                     if (errors) say(`  ${impl} stderr: ${errors.slice(0, 500)}`);
-                } finally {
-                    // at once: the next implementation gets the machine to itself
-                    await server.stop();
                 }
             }
+        } finally {
+            for (const server of servers.values()) await server.stop();
         }
     }
 }
