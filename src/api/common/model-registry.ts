@@ -73,6 +73,8 @@ export interface ModelDef {
     idFields: readonly ScalarField[];
     /** Scalars whose values need serialization metadata (DateTime, BigInt, Decimal, Bytes). */
     complexScalars: readonly ScalarField[];
+    /** Scalars the database generates with `@default(autoincrement())`. */
+    autoIncrementScalars: readonly ScalarField[];
     /** Unique constraints by name (includes the id). */
     uniqueConstraints: Readonly<Record<string, { name: string; fields: string[] }>>;
 }
@@ -159,6 +161,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
 
     const idFields = [...scalars.values()].filter((f) => f.isId);
     const complexScalars = [...scalars.values()].filter((f) => COMPLEX_KINDS.has(f.kind));
+    const autoIncrementScalars = [...scalars.values()].filter((f) => f.isAutoIncrement);
 
     return {
         name: info.name,
@@ -168,6 +171,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         relations,
         idFields,
         complexScalars,
+        autoIncrementScalars,
         uniqueConstraints: info.uniqueConstraints ?? {},
     };
 }

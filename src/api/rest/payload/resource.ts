@@ -223,8 +223,8 @@ export function parseResourceWrite(
  * Said here with a pointer instead of Prisma's "Unknown argument `id`".
  */
 function refuseGeneratedIdWithLinks(model: RestModel, data: Record<string, unknown>, pointers: Record<string, string>): void {
-    for (const id of model.def.scalars.values()) {
-        if (!id.isAutoIncrement || data[id.name] === undefined) continue;
+    for (const id of model.def.autoIncrementScalars) {
+        if (data[id.name] === undefined) continue;
         for (const link of model.relationships.values()) {
             if (link.isArray || !link.field.isOwner || data[link.name] === undefined) continue;
             throw payloadError(
