@@ -20,6 +20,7 @@
  */
 
 import { ConnectionGate } from './connection-gate';
+import { withOverrides } from './overrides';
 
 interface SqlQuery {
     sql: string;
@@ -43,25 +44,12 @@ export interface DriverAdapterFactoryLike {
     connect(): Promise<unknown>;
 }
 
-/** A proxy that serves `overrides` and otherwise the target's members, methods bound to the target (private fields). */
-function withOverrides<T extends object>(target: T, overrides: Record<string, unknown>): T {
-    return new Proxy(target, {
-        get(t, prop) {
-            if (typeof prop === 'string' && Object.prototype.hasOwnProperty.call(overrides, prop)) {
-                return overrides[prop];
-            }
-            const value: unknown = Reflect.get(t, prop, t);
-            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-        },
-    });
-}
-
 function endStatement(query: SqlQuery): 'COMMIT' | 'ROLLBACK' | undefined {
     const sql = typeof query?.sql === 'string' ? query.sql.trim().toUpperCase() : '';
     return sql === 'COMMIT' || sql === 'ROLLBACK' ? sql : undefined;
 }
 
-function wrapTransaction(tx: DriverTransaction, onEnd: () => void): DriverTransaction {
+function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTransaction {
     let released = false;
     const release = async (how: 'commit' | 'rollback') => {
         if (released) return;
@@ -69,7 +57,7 @@ function wrapTransaction(tx: DriverTransaction, onEnd: () => void): DriverTransa
         try {
             await (how === 'commit' ? tx.commit() : tx.rollback());
         } finally {
-            onEnd();
+            onEnd?.();
         }
     };
     return withOverrides(tx, {
@@ -104,7 +92,7 @@ function wrapAdapter<A>(adapter: A): A {
     }
     if (inner.provider !== 'sqlite') {
         return withOverrides(inner, {
-            startTransaction: async (...args: unknown[]) => wrapTransaction(await inner.startTransaction(...args), () => undefined),
+            startTransaction: async (...args: unknown[]) => wrapTransaction(await inner.startTransaction(...args)),
         }) as unknown as A;
     }
     // one connection for everything: statements outside a transaction wait for an open one to end

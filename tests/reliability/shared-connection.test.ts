@@ -2,6 +2,7 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { withTransactionCleanup } from '../../src';
 import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
+import { withOverrides } from '../../src/driver/overrides';
 import type { Response } from '../../src/types';
 import { loadSchema, type TestSchema } from '../support/schema';
 
@@ -19,35 +20,18 @@ type Client = ReturnType<TestSchema['createClient']>;
 /** A factory whose adapter reports each call that reaches it (startTransaction or a statement). */
 function observed<F extends object>(factory: F): { factory: F; nextCall: () => Promise<void> } {
     let waiting: (() => void)[] = [];
-    const arrived = () => {
+    const reporting = (adapter: Record<string, (...a: unknown[]) => unknown>, name: string) => (...args: unknown[]) => {
         const w = waiting;
         waiting = [];
         w.forEach((resolve) => resolve());
+        return adapter[name](...args);
     };
     const connect = async () => {
-        const adapter = await (factory as unknown as { connect(): Promise<object> }).connect();
-        return new Proxy(adapter, {
-            get(target, prop) {
-                const value: unknown = Reflect.get(target, prop, target);
-                if (typeof value !== 'function') return value;
-                const fn = value as (...a: unknown[]) => unknown;
-                return ['queryRaw', 'executeRaw', 'startTransaction'].includes(String(prop))
-                    ? (...args: unknown[]) => {
-                          arrived();
-                          return fn.apply(target, args);
-                      }
-                    : fn.bind(target);
-            },
-        });
+        const adapter = await (factory as unknown as { connect(): Promise<Record<string, (...a: unknown[]) => unknown>> }).connect();
+        const names = ['queryRaw', 'executeRaw', 'startTransaction'];
+        return withOverrides(adapter, Object.fromEntries(names.map((name) => [name, reporting(adapter, name)])));
     };
-    const wrapped = new Proxy(factory, {
-        get(target, prop) {
-            if (prop === 'connect') return connect;
-            const value: unknown = Reflect.get(target, prop, target);
-            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-    });
-    return { factory: wrapped, nextCall: () => new Promise<void>((resolve) => waiting.push(resolve)) };
+    return { factory: withOverrides(factory, { connect }), nextCall: () => new Promise<void>((resolve) => waiting.push(resolve)) };
 }
 
 /** Opens a transaction on `client` that inserts a user and stays open until `rollBack()`. */
