@@ -1,5 +1,8 @@
 import { CodecError } from './codec';
 
+/** ZenStack's reason for data rejected by the schema's validation rules (both protocols send it with a 422). */
+export const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
+
 /**
  * Every error a handler can meet, classified once; each protocol renders the classes its own way.
  * Prisma and ZenStack errors are recognised by name and code, never by `instanceof`, so that a
@@ -171,7 +174,7 @@ export function classifyError(err: unknown): ClassifiedError {
             if (reason === 'RESULT_NOT_READABLE') {
                 return { kind: 'not-readable', message: 'the operation succeeded but its result cannot be read back under the access policy', ormCode: code, reason };
             }
-            if (reason === 'DATA_VALIDATION_VIOLATION') {
+            if (reason === DATA_VALIDATION_VIOLATION) {
                 return { kind: 'data-validation', message, ormCode: code, reason, issues: meta.zodErrors };
             }
             return { kind: 'policy', message: 'denied by access policy', ormCode: code, reason: reason ?? 'ACCESS_POLICY_VIOLATION' };

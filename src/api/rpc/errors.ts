@@ -1,4 +1,4 @@
-import { classifyError, type ErrorKind } from '../common/errors';
+import { classifyError, DATA_VALIDATION_VIOLATION, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
 import type { LoggerConfig, Response } from '../../types';
 import { formatIssues, InputValidationError, type ValidationIssue } from './validation';
@@ -31,8 +31,6 @@ const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
     unavailable: 503,
     unknown: 500,
 };
-
-const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
 
 /** Classifies any error once and renders it as an RPC error response; details go to the logger only. */
 export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response & { body: { error: RpcError } } {

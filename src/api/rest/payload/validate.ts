@@ -1,5 +1,6 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import type { Response } from '../../../types';
+import { DATA_VALIDATION_VIOLATION } from '../../common/errors';
 import { JSONAPI_HEADERS, JSONAPI_VERSION, REST_ERRORS } from '../errors';
 import type { RestModel } from '../schema';
 import { pointerTo } from './pointer';
@@ -56,9 +57,6 @@ function pointerOf(write: ResourceWrite, path: Array<string | number>): string {
     const base = write.pointers[String(first)] ?? pointerTo('/data/attributes', first);
     return pointerTo(base, ...rest);
 }
-
-/** ZenStack's reason for a validation failure, as the ORM's own check and 2.x's answers carry it. */
-const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
 
 /** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
 export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
