@@ -102,6 +102,11 @@ describe('ordering, cursors, distinct and aggregates cannot reveal protected val
         ['groupBy a protected field', '/user/groupBy', { by: ['email'] }, /"email".*grouping/],
         ['groupBy aggregating one', '/user/groupBy', { by: ['name'], _avg: { salary: true } }, /"salary".*aggregation/],
         ['having on one', '/user/groupBy', { by: ['name'], having: { salary: { gt: 10 } } }, /"salary".*grouping conditions/],
+        ['having on one under AND', '/user/groupBy', { by: ['id'], having: { AND: [{ salary: { _avg: { gt: 150 } } }] } }, /"salary".*grouping conditions/],
+        ['having on one under OR', '/user/groupBy', { by: ['id'], having: { OR: [{ name: { not: 'x' } }, { email: { _max: { startsWith: 'car' } } }] } }, /"email".*grouping conditions/],
+        ['having on one under NOT, nested', '/user/groupBy', { by: ['id'], having: { NOT: { AND: { salary: { _sum: { lt: 150 } } } } } }, /"salary".*grouping conditions/],
+        ['groups ordered by an aggregate of one', '/user/groupBy', { by: ['id'], orderBy: { _max: { salary: 'desc' } } }, /"salary".*ordering/],
+        ['groups ordered by a count of one', '/user/groupBy', { by: ['id'], orderBy: [{ name: 'asc' }, { _count: { email: 'asc' } }] }, /"email".*ordering/],
     ])('%s is refused with 400', async (_name, path, args, message) => {
         const res = await rpc('GET', path, args);
         expect(res.status).toBe(400);

@@ -1,7 +1,8 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
-import { BadRequestError } from '../common/errors';
+import { BadRequestError, classifyError } from '../common/errors';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
+import { checkArgStructure } from './arg-structure';
 import { checkSelectShape } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls } from './json-nulls';
@@ -43,6 +44,7 @@ export function prepareCall(
         }
     }
     checkSelectShape(args);
+    checkArgStructure(registry, model, op.name, args);
     guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(op.name, args, limits);
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
@@ -69,10 +71,17 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
 
 type TransactionFn = (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
 
+/** The write happened but its result cannot be read back (ZenStack's RESULT_NOT_READABLE): not a failure of the write. */
+export function isNotReadable(err: unknown): boolean {
+    return classifyError(err).kind === 'not-readable';
+}
+
 /**
  * Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly)
  * become rejections. A call with relation `set`s reads the current members and writes in one
- * transaction: `client` is used as it is when it already is one (`inTransaction`).
+ * transaction: `client` is used as it is when it already is one (`inTransaction`). A write in that
+ * transaction whose result cannot be read back is kept: the transaction commits and the error is
+ * thrown afterwards, as ZenStack does with its own transactions.
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
     if (call.setSites.length === 0) return clientMethod(client, call.model, call.op)(call.args);
@@ -83,5 +92,14 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     if (inTransaction) return run(client);
     const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
     if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
-    return ($transaction as TransactionFn).call(client, run);
+    const outcome = (await ($transaction as TransactionFn).call(client, async (tx) => {
+        try {
+            return { result: await run(tx) };
+        } catch (err) {
+            if (isNotReadable(err)) return { unreadable: err };
+            throw err;
+        }
+    })) as { result: unknown } | { unreadable: unknown };
+    if ('unreadable' in outcome) throw outcome.unreadable;
+    return outcome.result;
 }

@@ -17,6 +17,8 @@ export interface RpcError {
     issues?: ValidationIssue[];
     /** In a `$transaction/sequential` answer: the index of the operation that failed. */
     failedOperation?: number;
+    /** In a committed `$transaction/sequential` answered 403 RESULT_NOT_READABLE: the first operation whose result cannot be read back. */
+    unreadableOperation?: number;
 }
 
 const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {

@@ -62,6 +62,11 @@ function checkOrderBy(w: Walk, orderBy: unknown): void {
                 each(value.fields, (f) => typeof f === 'string' && checkScalar(w, f, 'ordering'));
                 continue;
             }
+            if (AGGREGATES.includes(key)) {
+                // groupBy: `{ _max: { field: 'desc' } }` orders the groups by the aggregate of a field
+                checkFieldSet(w, value, 'ordering');
+                continue;
+            }
             const field = w.model.fields.get(key);
             if (!field) continue;
             if ('targetKey' in field) {
@@ -115,6 +120,15 @@ function checkReadArgs(w: Walk, args: Record<string, unknown>): void {
     checkNested(w, args.select);
 }
 
+/** `having` conditions on a protected field (at any depth of AND/OR/NOT) reveal its aggregates. */
+function checkHaving(w: Walk, having: unknown): void {
+    if (!isObject(having)) return;
+    for (const [key, value] of Object.entries(having)) {
+        if (LOGICAL.has(key)) each(value, (item) => checkHaving(w, item));
+        else checkScalar(w, key, 'grouping conditions');
+    }
+}
+
 /** Whether any field of the schema is read-protected or omitted (cached per registry): without one, no argument can be refused. */
 const guardedRegistries = new WeakMap<ModelRegistry, boolean>();
 
@@ -145,11 +159,7 @@ export function guardProtectedFields(registry: ModelRegistry, model: ModelDef, o
     }
     if (opName === 'groupBy') {
         each(args.by, (b) => typeof b === 'string' && checkScalar(w, b, 'grouping'));
-        if (isObject(args.having)) {
-            for (const key of Object.keys(args.having)) {
-                if (!LOGICAL.has(key)) checkScalar(w, key, 'grouping conditions');
-            }
-        }
+        checkHaving(w, args.having);
     }
     // nested writes carry filters too (connect/update/delete … where)
     if (args.data !== undefined || args.create !== undefined || args.update !== undefined) {

@@ -147,6 +147,13 @@ function normalizeBody(body: unknown): unknown {
     return body;
 }
 
+/** Whether a request body carries anything (not absent, empty, `null` or `{}`); malformed JSON is a 400. */
+export function bodyHasContent(requestBody: unknown): boolean {
+    const body = normalizeBody(requestBody);
+    if (body === undefined || body === null) return false;
+    return !(isPlainObject(body) && Object.keys(body).length === 0);
+}
+
 /**
  * Arguments from a JSON body object. Its optional top-level `meta` must be `{ serialization }` and
  * is removed from the arguments handed to the client.

@@ -2,7 +2,7 @@ import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
 import type { ModelRegistry } from '../common/model-registry';
 import type { LoggerConfig, Response } from '../../types';
-import { prepareCall, runCall, type PreparedCall } from './call';
+import { isNotReadable, prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject, readBodyArgs } from './input';
 import type { ArgLimits } from './limits';
@@ -13,7 +13,9 @@ import { renderResult } from './output';
  * `POST /$transaction/sequential` with a body `[{ model, op, args }, …]`: every entry is checked
  * and decoded first (any problem → 400 before anything runs), then all run in order in one
  * interactive transaction of the request's enhanced client. A failure rolls everything back and
- * answers that operation's error, with its index in `error.failedOperation`.
+ * answers that operation's error, with its index in `error.failedOperation`. An operation whose write
+ * happened but whose result cannot be read back is not a failure: the rest run and commit, and the
+ * answer is its 403 RESULT_NOT_READABLE with its index in `error.unreadableOperation`.
  */
 
 const ENTRY_KEYS: ReadonlySet<string> = new Set(['model', 'op', 'args']);
@@ -101,16 +103,31 @@ export async function runSequentialTransaction(
         throw new Error('the client does not support interactive transactions');
     }
     let current = -1;
+    // the first operation whose write happened but whose result cannot be read back (not a failure)
+    const found: { unreadable?: { index: number; err: unknown } } = {};
     try {
         const results = await ($transaction as TransactionFn).call(prisma, async (tx) => {
             const out: unknown[] = [];
             for (let i = 0; i < calls.length; i++) {
                 current = i;
-                out.push(await runCall(tx, calls[i], true));
+                try {
+                    out.push(await runCall(tx, calls[i], true));
+                } catch (err) {
+                    if (!isNotReadable(err)) throw err;
+                    found.unreadable ??= { index: i, err };
+                    out.push(undefined);
+                }
             }
             current = -1; // a failure from here on is the commit's, not an operation's
             return out;
         });
+        const { unreadable } = found;
+        if (unreadable) {
+            // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)
+            const response = renderError(unreadable.err, logger);
+            response.body.error.unreadableOperation = unreadable.index;
+            return response;
+        }
         return renderResult(results, 200);
     } catch (err) {
         const response = renderError(err, logger);

@@ -1,0 +1,172 @@
+import { BadRequestError } from '../common/errors';
+import { isObject } from '../common/guards';
+import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import type { Args } from './input';
+
+/**
+ * The object structure Prisma requires of filters and writes, checked against the model before the
+ * client runs, for the requests zod does not validate (no `zodSchemas`). ZenStack's policy layer
+ * dereferences these values before Prisma validates them: a malformed one either crashes it (a 500,
+ * e.g. `where: { author: 5 }` or `data: [null]`) or, worse, is dropped, so that `deleteMany` with
+ * `where: 5` deletes every row the user may delete. Values of scalar fields are left to Prisma.
+ */
+
+type Ctx = { registry: ModelRegistry };
+
+const LOGICAL = new Set(['AND', 'OR', 'NOT']);
+const TO_ONE_FILTERS = ['is', 'isNot'];
+const TO_MANY_FILTERS = ['some', 'every', 'none'];
+
+function fail(path: string, expected: string): never {
+    throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
+}
+
+function targetOf(c: Ctx, rel: RelationField): ModelDef | undefined {
+    return c.registry.models.get(rel.targetKey);
+}
+
+/** One object, or a list of objects; `fn` gets each with its path. */
+function objects(value: unknown, path: string, fn: (item: Record<string, unknown>, at: string) => void): void {
+    if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+            if (!isObject(item)) fail(`${path}.${i}`, 'an object');
+            fn(item, `${path}.${i}`);
+        });
+    } else if (isObject(value)) {
+        fn(value, path);
+    } else {
+        fail(path, 'an object or a list of objects');
+    }
+}
+
+function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void {
+    if (!isObject(where)) fail(path, 'an object');
+    for (const [key, value] of Object.entries(where)) {
+        const at = `${path}.${key}`;
+        if (LOGICAL.has(key)) {
+            objects(value, at, (item, p) => checkWhere(c, model, item, p));
+            continue;
+        }
+        const rel = model.relations.get(key);
+        const target = rel && targetOf(c, rel);
+        if (!rel || !target || value === undefined) continue;
+        if (value === null && !rel.isArray) continue; // `author: null`: has no author
+        if (!isObject(value)) fail(at, 'a relation filter object');
+        const filters = rel.isArray ? TO_MANY_FILTERS : TO_ONE_FILTERS;
+        const used = filters.filter((f) => value[f] !== undefined);
+        if (used.length === 0 && !rel.isArray) {
+            checkWhere(c, target, value, at); // the shorthand of `is`
+            continue;
+        }
+        for (const f of used) {
+            if (value[f] === null && !rel.isArray) continue;
+            checkWhere(c, target, value[f], `${at}.${f}`);
+        }
+    }
+}
+
+/** `where` of nested reads in `select`/`include` (and of `_count: { select: { rel: { where } } }`). */
+function checkNestedReads(c: Ctx, model: ModelDef, shape: unknown, path: string): void {
+    if (!isObject(shape)) return; // the shape itself is checked by checkSelectShape
+    for (const [key, value] of Object.entries(shape)) {
+        if (!isObject(value)) continue;
+        if (key === '_count') {
+            checkNestedReads(c, model, value.select, `${path}._count.select`);
+            continue;
+        }
+        const rel = model.relations.get(key);
+        const target = rel && targetOf(c, rel);
+        if (!target) continue;
+        if (value.where !== undefined) checkWhere(c, target, value.where, `${path}.${key}.where`);
+        checkNestedReads(c, target, value.select, `${path}.${key}.select`);
+        checkNestedReads(c, target, value.include, `${path}.${key}.include`);
+    }
+}
+
+/** The nested writes of one relation field in `data`. */
+function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: unknown, path: string): void {
+    if (!isObject(ops)) fail(path, 'an object of nested writes');
+    const many = rel.isArray;
+    for (const [op, value] of Object.entries(ops)) {
+        if (value === undefined) continue;
+        const at = `${path}.${op}`;
+        const where = (v: unknown, p: string) => checkWhere(c, target, v, p);
+        switch (op) {
+            case 'create':
+                objects(value, at, (item, p) => checkData(c, target, item, p));
+                break;
+            case 'createMany':
+                if (!isObject(value)) fail(at, 'an object');
+                objects(value.data, `${at}.data`, (item, p) => checkData(c, target, item, p));
+                break;
+            case 'connect':
+            case 'set':
+            case 'deleteMany':
+                objects(value, at, where);
+                break;
+            case 'disconnect':
+            case 'delete':
+                if (!many && typeof value === 'boolean') break;
+                objects(value, at, where);
+                break;
+            case 'connectOrCreate':
+                objects(value, at, (item, p) => {
+                    where(item.where, `${p}.where`);
+                    checkData(c, target, item.create, `${p}.create`);
+                });
+                break;
+            case 'update':
+                objects(value, at, (item, p) => {
+                    // to-many: `{ where, data }`; to-one: that form, or the data itself
+                    if (many || (isObject(item.data) && Object.keys(item).every((k) => k === 'where' || k === 'data'))) {
+                        if (many || item.where !== undefined) where(item.where, `${p}.where`);
+                        checkData(c, target, item.data, `${p}.data`);
+                    } else {
+                        checkData(c, target, item, p);
+                    }
+                });
+                break;
+            case 'updateMany':
+                objects(value, at, (item, p) => {
+                    if (item.where !== undefined) where(item.where, `${p}.where`);
+                    checkData(c, target, item.data, `${p}.data`);
+                });
+                break;
+            case 'upsert':
+                objects(value, at, (item, p) => {
+                    if (many || item.where !== undefined) where(item.where, `${p}.where`);
+                    checkData(c, target, item.create, `${p}.create`);
+                    checkData(c, target, item.update, `${p}.update`);
+                });
+                break;
+            default:
+                break; // unknown nested operations are Prisma's to reject
+        }
+    }
+}
+
+/** A create or update payload: an object whose relation fields hold nested writes. */
+function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
+    if (!isObject(data)) fail(path, 'an object');
+    for (const [key, value] of Object.entries(data)) {
+        const rel = model.relations.get(key);
+        const target = rel && targetOf(c, rel);
+        if (rel && target && value !== undefined) checkRelationWrite(c, rel, target, value, `${path}.${key}`);
+    }
+}
+
+/** Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires. */
+export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
+    const c: Ctx = { registry };
+    if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
+    checkNestedReads(c, model, args.select, 'select');
+    checkNestedReads(c, model, args.include, 'include');
+    if (opName === 'upsert') {
+        checkData(c, model, args.create, 'create');
+        checkData(c, model, args.update, 'update');
+    } else if (opName === 'createMany' || opName === 'createManyAndReturn') {
+        objects(args.data, 'data', (item, p) => checkData(c, model, item, p));
+    } else if (args.data !== undefined || opName === 'create' || opName.startsWith('update')) {
+        checkData(c, model, args.data, 'data');
+    }
+}
