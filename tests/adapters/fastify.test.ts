@@ -56,5 +56,62 @@ describeAdapter(
                 await f.schema.cleanup();
             }
         });
+
+        it("without its own bodyLimit, the plugin uses the application's (larger or smaller than 1 MiB)", async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            const { bodyLimit: _ignored, ...common } = f.common;
+            const serve = async (appLimit: number, count: number) => {
+                const app = Fastify({ bodyLimit: appLimit });
+                await app.register(ZenStackFastifyPlugin, { ...common, prefix: RPC_PREFIX, getPrisma: () => f.getPrisma(String(alice.id)) });
+                try {
+                    await app.ready();
+                    const data = Array.from({ length: count }, (_, i) => ({ title: `${i} ${'t'.repeat(190)}`, authorId: alice.id }));
+                    return await supertestHarness(app.server).send({
+                        method: 'POST',
+                        url: `${RPC_PREFIX}/post/createMany`,
+                        headers: { 'content-type': 'application/json' },
+                        body: JSON.stringify({ data }),
+                    });
+                } finally {
+                    await app.close();
+                }
+            };
+            const alice = await f.schema.prisma.user.create({ data: { email: 'limits@x.io' } });
+            try {
+                // about 1.2 MB: over the adapters' default, within the application's 2 MiB
+                const big = await serve(2 * 1024 * 1024, 5000);
+                expect(big.status).toBe(201);
+                expect(big.body.data).toEqual({ count: 5000 });
+                const small = await serve(4 * 1024, 50);
+                expect(small.status).toBe(413);
+                expect(small.body.error.message).toMatch(/4096 bytes/);
+                expect(await f.schema.prisma.post.count({ where: { authorId: alice.id } })).toBe(5000);
+            } finally {
+                await f.schema.cleanup();
+            }
+        });
+
+        it("follows the router's caseSensitive: false and ignoreDuplicateSlashes options", async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            try {
+                for (const [routerOptions, url] of [
+                    [{ caseSensitive: false }, '/API/Rpc/post/count'],
+                    [{ ignoreDuplicateSlashes: true }, '//api//rpc/post/count'],
+                    [{ ignoreDuplicateSlashes: true }, '/api/rpc//post/count'],
+                ] as const) {
+                    const app = Fastify({ routerOptions });
+                    await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: RPC_PREFIX, getPrisma: () => f.getPrisma(undefined) });
+                    try {
+                        await app.ready();
+                        const res = await supertestHarness(app.server).send({ method: 'GET', url });
+                        expect({ url, status: res.status, body: res.body }).toEqual({ url, status: 200, body: { data: 0 } });
+                    } finally {
+                        await app.close();
+                    }
+                }
+            } finally {
+                await f.schema.cleanup();
+            }
+        });
     },
 );

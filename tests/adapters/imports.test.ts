@@ -11,7 +11,7 @@ const ADAPTERS: Record<string, string[]> = {
     node: [],
     express: [],
     fastify: [],
-    next: [],
+    next: ['next/server'],
     sveltekit: [],
     hono: [],
     elysia: [],

@@ -82,7 +82,50 @@ afterAll(async () => {
     if (nest) await stopChild(nest.child);
 });
 
-describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's body parser off)", startNest, {}, ({ seed }) => {
+describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's body parser off)", startNest, { restContentType: 'nest' }, ({ seed }) => {
+    it('handleRequest() returns the response body, so interceptors reshape the API document itself', async () => {
+        const { published } = await seed();
+        const app = supertestHarness(base('plain'));
+        const res = await app.send({ method: 'GET', url: `/custom/enveloped/post/${published}` });
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+        expect(res.body.envelope.data).toMatchObject({ type: 'post', id: published, attributes: { title: 'hello' } });
+        // an API error is thrown, so it skips the interceptor and reaches Nest's exception layer with its status and body
+        const missing = await app.send({ method: 'GET', url: '/custom/enveloped/post/999999' });
+        expect(missing.status).toBe(404);
+        expect(missing.body.errors[0]).toMatchObject({ status: 404, code: 'not-found' });
+    });
+
+    it('API errors are HttpExceptions carrying the status and body: try/catch and exception filters see them', async () => {
+        const { alice, bob } = await seed();
+        const app = supertestHarness(base('plain'));
+        const forged = JSON.stringify({ data: { title: 'forged', authorId: alice } });
+        const caught = await app.send({ method: 'POST', url: '/custom/caught/post/create', headers: { [USER_HEADER]: String(bob) }, body: forged });
+        expect(caught.status).toBe(200);
+        expect(caught.headers['content-type']).toMatch(/^application\/json/);
+        expect(caught.body).toMatchObject({ caught: 403, api: { error: { rejectedByPolicy: true } } });
+        const filtered = await app.send({ method: 'POST', url: '/custom/filtered/post/create', headers: { [USER_HEADER]: String(bob) }, body: forged });
+        expect(filtered.status).toBe(403);
+        expect(filtered.body).toMatchObject({ filtered: 403, api: { error: { rejectedByPolicy: true } } });
+        expect(await rawPrisma.post.count({ where: { title: 'forged' } })).toBe(0);
+        // a success passes through both untouched, with the handler's status
+        const created = await app.send({
+            method: 'POST',
+            url: '/custom/filtered/post/create',
+            headers: { [USER_HEADER]: String(alice) },
+            body: JSON.stringify({ data: { title: 'through the filter', authorId: alice } }),
+        });
+        expect(created.status).toBe(201);
+        expect(created.body.data).toMatchObject({ title: 'through the filter' });
+    });
+
+    it('the returned body can be sent by hand with res.json()', async () => {
+        const { published } = await seed();
+        const res = await supertestHarness(base('plain')).send({ method: 'GET', url: `/custom/by-hand/post/${published}` });
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ type: 'post', id: published, attributes: { title: 'hello' } });
+    });
+
     it("with Nest's body parser on, JSON bodies it parsed and vnd.api+json bodies it left are both served", async () => {
         const { alice } = await seed();
         const app = supertestHarness(base('parsed'));

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { NextRequest } from 'next/server';
+import { NextRequest, NextResponse } from 'next/server';
 import { apiResolver } from 'next/dist/server/api-utils/node/api-resolver';
 import { NextRequestHandler } from '../../src/adapters/next';
 import type { HandleRequestFn } from '../../src/types';
@@ -36,8 +36,16 @@ function appRouter(f: AdapterFixture): Harness {
     };
 }
 
-/** A real Next.js Pages Router API runtime (`apiResolver`) behind a Node server. */
-function pagesRouter(f: AdapterFixture, bodyParser: boolean): Harness {
+/** `req.query` as Next.js builds it: the URL's query string (a repeated key is an array), then the route parameter. */
+function nextQuery(searchParams: URLSearchParams, param: string, segments: string[]): Record<string, string | string[]> {
+    const query: Record<string, string | string[]> = {};
+    for (const [key, value] of searchParams) query[key] = key in query ? ([] as string[]).concat(query[key], value) : value;
+    query[param] = segments;
+    return query;
+}
+
+/** A real Next.js Pages Router API runtime (`apiResolver`) behind a Node server; the catch-all is `[...<param>]`. */
+function pagesRouter(f: AdapterFixture, bodyParser: boolean, param = 'path'): Harness {
     const page = (handler: HandleRequestFn) => ({
         default: NextRequestHandler({ ...f.common, handler, getPrisma: (req) => f.getPrisma(req.headers[USER_HEADER] as string | undefined) }),
         config: bodyParser ? {} : { api: { bodyParser: false } },
@@ -51,8 +59,8 @@ function pagesRouter(f: AdapterFixture, bodyParser: boolean): Harness {
         for (const [prefix, mod] of pages) {
             const path = catchAll(full.pathname, prefix);
             if (path) {
-                const query = { ...Object.fromEntries(full.searchParams), path };
-                void apiResolver(req, res, query, mod, { previewModeId: '', previewModeEncryptionKey: '', previewModeSigningKey: '', dev: false }, false, false, `${prefix}/[...path]`);
+                const query = nextQuery(full.searchParams, param, path);
+                void apiResolver(req, res, query, mod, { previewModeId: '', previewModeEncryptionKey: '', previewModeSigningKey: '', dev: false }, false, false, `${prefix}/[...${param}]`);
                 return;
             }
         }
@@ -70,6 +78,22 @@ describeAdapter('next adapter: App Router', async (f) => appRouter(f), { outside
             const handler = NextRequestHandler({ ...f.common, useAppDir: true, getPrisma: () => f.getPrisma(String(alice)) });
             const res = await handler(new NextRequest('http://localhost/api/model/user/count'), { params: { path: ['user', 'count'] } as never });
             expect(res.status).toBe(200);
+            expect(await res.json()).toEqual({ data: 0 });
+        } finally {
+            await f.schema.cleanup();
+        }
+    });
+
+    it('answers with a NextResponse, so the route can still set cookies on it', async () => {
+        const f = await import('./support/fixture').then((m) => m.createFixture());
+        try {
+            const handler = NextRequestHandler({ ...f.common, useAppDir: true, getPrisma: () => f.getPrisma(undefined) });
+            const res = await handler(new NextRequest('http://localhost/api/model/user/count'), { params: Promise.resolve({ path: ['user', 'count'] }) });
+            expect(res).toBeInstanceOf(NextResponse);
+            res.cookies.set('visited', 'yes', { path: '/' });
+            expect(res.headers.get('set-cookie')).toMatch(/^visited=yes; Path=\//);
+            expect(res.status).toBe(200);
+            expect(res.headers.get('content-type')).toMatch(/^application\/json/);
             expect(await res.json()).toEqual({ data: 0 });
         } finally {
             await f.schema.cleanup();
@@ -109,5 +133,29 @@ describe('next adapter: Pages Router with Next.js body parsing on', () => {
         expect(Array.isArray(res.body.data)).toBe(true);
         const unknown = await h.send({ method: 'GET', url: `${REST_PREFIX}/post?path=x` });
         expect(unknown.status).toBe(400);
+    });
+});
+
+describe('next adapter: Pages Router with a catch-all named slug', () => {
+    let f: AdapterFixture;
+    let h: Harness;
+    beforeAll(async () => {
+        f = await import('./support/fixture').then((m) => m.createFixture());
+        h = pagesRouter(f, false, 'slug');
+    });
+    afterAll(() => f.schema.cleanup());
+
+    it('a key repeated in the query string is not taken for the catch-all parameter', async () => {
+        const alice = await f.schema.prisma.user.create({ data: { email: 'slug@x.io' } });
+        await f.schema.prisma.post.create({ data: { title: 'hello', published: true, authorId: alice.id } });
+        const single = await h.send({ method: 'GET', url: `${REST_PREFIX}/post?filter[title]=hello` });
+        expect(single.status).toBe(200);
+        expect(single.body.data).toHaveLength(1);
+        const repeated = await h.send({ method: 'GET', url: `${REST_PREFIX}/post?filter[title]=hello&filter[title]=world` });
+        expect(repeated.status).toBe(200);
+        expect(Array.isArray(repeated.body.data)).toBe(true);
+        const rpc = await h.send({ method: 'GET', url: `${RPC_PREFIX}/post/count?x=1&x=2` });
+        expect(rpc.status).toBe(200);
+        expect(rpc.body).toEqual({ data: 1 });
     });
 });

@@ -6,10 +6,11 @@ import { describeAdapter } from './support/scenario';
 import { supertestHarness } from './support/supertest';
 
 /** RPC mounted with `app.use(prefix)`, REST as a router catch-all `/**` (what Nuxt's `[...].ts` files become). */
-function h3App(f: AdapterFixture) {
+function h3App(f: AdapterFixture, unhandled: unknown[]) {
     const getPrisma = (event: Parameters<Parameters<typeof createEventHandler>[0]['getPrisma']>[0]) =>
         f.getPrisma(event.node.req.headers[USER_HEADER] as string | undefined);
-    const app = createApp();
+    // what escapes an event handler reaches h3's onError (which logs it and answers 500)
+    const app = createApp({ onError: (error) => void unhandled.push(error) });
     app.use(RPC_PREFIX, createEventHandler({ ...f.common, handler: f.rpc, getPrisma }));
     const router = createRouter();
     router.use(`${REST_PREFIX}/**`, createEventHandler({ ...f.common, handler: f.rest, getPrisma }));
@@ -18,10 +19,28 @@ function h3App(f: AdapterFixture) {
     return app;
 }
 
-describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f)))), {}, ({ harness }) => {
+const unhandled: unknown[] = [];
+
+describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f, unhandled)))), {}, ({ harness, send }) => {
     it('other routes of the app keep working next to the API', async () => {
         const res = await harness().send({ method: 'GET', url: '/hello' });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ hello: 'world' });
+    });
+
+    it('a malformed Host header is a 400 in the API format, not an error escaping to h3', async () => {
+        unhandled.length = 0;
+        for (const host of ['exa mple.com', '[::1']) {
+            const rpc = await harness().send({ method: 'GET', url: `${RPC_PREFIX}/post/count`, headers: { host } });
+            expect({ host, status: rpc.status }).toEqual({ host, status: 400 });
+            expect(rpc.body.error.message).toMatch(/Host/);
+            const rest = await harness().send({ method: 'GET', url: `${REST_PREFIX}/post`, headers: { host } });
+            expect({ host, status: rest.status }).toEqual({ host, status: 400 });
+            expect(rest.body.errors[0]).toMatchObject({ status: 400 });
+            expect(rest.headers['content-type']).toBe('application/vnd.api+json');
+        }
+        expect(unhandled).toEqual([]);
+        // a well-formed one still works
+        expect((await send('GET', `${RPC_PREFIX}/post/count`)).status).toBe(200);
     });
 });

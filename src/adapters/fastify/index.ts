@@ -4,7 +4,7 @@ import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, fromParsedBody, normalizePrefix, splitUrl, stripPrefix, tooLarge } from '../shared/request';
+import { EMPTY_BODY, fromParsedBody, pathFromRestParam, splitUrl, tooLarge } from '../shared/request';
 import type { Response } from '../../types';
 
 /** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
@@ -33,14 +33,12 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
     let adapter: ResolvedAdapter;
     try {
         requireFunction(options?.getPrisma, 'getPrisma', 'ZenStackFastifyPlugin');
-        adapter = resolveAdapter(options, 'ZenStackFastifyPlugin');
+        // without a limit of its own, the plugin keeps the application's (`Fastify({ bodyLimit })`, 1 MiB by default)
+        adapter = resolveAdapter({ ...options, bodyLimit: options.bodyLimit ?? fastify.initialConfig.bodyLimit }, 'ZenStackFastifyPlugin');
     } catch (err) {
         done(err as Error);
         return;
     }
-    // Fastify applies the registration prefix to the routes below; `fastify.prefix` is the full one.
-    const prefix = normalizePrefix(fastify.prefix);
-
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: adapter.bodyLimit }, (_request, body, next) => next(null, body));
 
@@ -54,9 +52,11 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
         return send(adapter, reply, renderAdapterError(adapter.handler, status, message));
     });
 
+    // Fastify applies the registration prefix to this route. The path is what its wildcard matched (the router
+    // may have matched the prefix case-insensitively or ignoring duplicate slashes), taken raw from the URL.
     fastify.all('/*', async (request, reply) => {
         const { pathname, search } = splitUrl(request.url);
-        const path = stripPrefix(pathname, prefix) ?? pathname;
+        const path = pathFromRestParam(pathname, (request.params as Record<string, string | undefined>)['*']);
         const response = await handleNodeRequest(adapter, request.raw, {
             path,
             search,

@@ -1,4 +1,4 @@
-import { HttpException, Inject, Injectable, Scope, StreamableFile } from '@nestjs/common';
+import { HttpException, Inject, Injectable, Scope } from '@nestjs/common';
 import { HttpAdapterHost, REQUEST } from '@nestjs/core';
 import { RPCApiHandler } from '../../api/rpc';
 import type { HandleRequestFn, Response } from '../../types';
@@ -16,15 +16,13 @@ let defaultHandler: HandleRequestFn | undefined;
 /** A Fastify request as Nest hands it over: the Node request is `raw`, the body is parsed already. */
 type PlatformRequest = NodeRequest & { raw?: NodeRequest; res?: unknown };
 
-function hasContentType(response: Response): boolean {
-    return Object.keys(response.headers ?? {}).some((name) => name.toLowerCase() === 'content-type');
-}
-
 /**
  * Serves the current request with an API handler, through the enhanced client of `ZenStackModule`:
- * `@All('*path') handle() { return this.apiHandler.handleRequest({ baseUrl: '/api/model' }); }`.
- * On the Express platform the handler's status and headers (e.g. 204, `application/vnd.api+json`) are
- * applied as is; elsewhere errors are raised as `HttpException`s and successes use Nest's default status.
+ * `@All('{*path}') handle() { return this.apiHandler.handleRequest({ baseUrl: '/api/model' }); }`.
+ * As in `@zenstackhq/server`, it resolves to the response body, for Nest to send (or an interceptor to reshape),
+ * and throws an `HttpException(body, status)` for a status of 400 or more, for Nest's exception layer (or the
+ * caller's try/catch). On the Express platform a success also sets the handler's status and headers on the
+ * response (201, 204, `application/vnd.api+json`), which Nest keeps when it sends the body.
  */
 @Injectable({ scope: Scope.REQUEST })
 export class ApiHandlerService {
@@ -56,27 +54,20 @@ export class ApiHandlerService {
     }
 
     private reply(adapter: ResolvedAdapter, response: Response): unknown {
-        const res = (this.request as PlatformRequest).res;
-        if (!res) {
-            if (response.status >= 400) {
-                throw new HttpException(response.body as Record<string, unknown>, response.status);
-            }
-            return response.body;
-        }
-        const httpAdapter = this.httpAdapterHost.httpAdapter;
         const wire = toWire(adapter, response);
-        httpAdapter.status(res, wire.status);
-        for (const [name, value] of Object.entries(wire.headers)) {
-            httpAdapter.setHeader(res, name, value);
+        // a body `toWire` could not serialize was replaced by a 500 error
+        const body = wire.status === response.status ? response.body : JSON.parse(wire.body ?? 'null');
+        if (wire.status >= 400) {
+            throw new HttpException(body as Record<string, unknown>, wire.status);
         }
-        if (wire.body === undefined) {
-            return undefined;
+        const res = (this.request as PlatformRequest).res;
+        if (res) {
+            const httpAdapter = this.httpAdapterHost.httpAdapter;
+            httpAdapter.status(res, wire.status);
+            for (const [name, value] of Object.entries(wire.headers)) {
+                httpAdapter.setHeader(res, name, value);
+            }
         }
-        if (hasContentType(response) || wire.status !== response.status) {
-            // The handler chose the media type (e.g. `application/vnd.api+json`): send the bytes as they are, since
-            // Express would append `; charset=utf-8` to a JSON reply, a parameter JSON:API does not allow.
-            return new StreamableFile(Buffer.from(wire.body), { type: wire.headers['content-type'] });
-        }
-        return response.body;
+        return wire.body === undefined ? undefined : body;
     }
 }

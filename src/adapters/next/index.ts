@@ -1,5 +1,5 @@
 import type { NextApiRequest, NextApiResponse } from 'next';
-import type { NextRequest } from 'next/server';
+import type { NextRequest, NextResponse } from 'next/server';
 import AppRouteHandler from './app-route-handler';
 import PagesRouteHandler from './pages-route-handler';
 import type { AppRouteContext, AppRouteRequestHandlerOptions, PagesRouteRequestHandlerOptions } from './options';
@@ -12,7 +12,7 @@ export type { PagesRouteRequestHandlerOptions as RequestHandlerOptions } from '.
  * Router API route. Mount it on a catch-all route named `[...path]`.
  */
 export function NextRequestHandler(options: PagesRouteRequestHandlerOptions): (req: NextApiRequest, res: NextApiResponse) => Promise<void>;
-export function NextRequestHandler(options: AppRouteRequestHandlerOptions): (req: NextRequest, context: AppRouteContext) => Promise<Response>;
+export function NextRequestHandler(options: AppRouteRequestHandlerOptions): (req: NextRequest, context: AppRouteContext) => Promise<NextResponse>;
 export function NextRequestHandler(options: PagesRouteRequestHandlerOptions | AppRouteRequestHandlerOptions) {
     return options?.useAppDir === true ? AppRouteHandler(options) : PagesRouteHandler(options as PagesRouteRequestHandlerOptions);
 }

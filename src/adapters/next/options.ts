@@ -27,15 +27,3 @@ export type RouteParams = Record<string, string | string[] | undefined>;
 export interface AppRouteContext {
     params: Promise<RouteParams>;
 }
-
-/** The rest parameter of a catch-all route: `path` by convention, else the only array-valued one. */
-export function restParam(params: RouteParams | undefined): string | string[] | undefined {
-    if (!params) {
-        return undefined;
-    }
-    if (params.path !== undefined) {
-        return params.path;
-    }
-    const arrays = Object.values(params).filter((v) => Array.isArray(v));
-    return arrays.length === 1 ? arrays[0] : undefined;
-}

@@ -2,7 +2,8 @@ import type { NextApiRequest, NextApiResponse } from 'next';
 import { serveNodeRequest } from '../node/serve';
 import { requireFunction, resolveAdapter } from '../shared/options';
 import { pathFromRestParam, splitUrl } from '../shared/request';
-import { restParam, type PagesRouteRequestHandlerOptions } from './options';
+import type { PagesRouteRequestHandlerOptions, RouteParams } from './options';
+import { pagesRouteParams, restParam } from './params';
 
 /**
  * A Pages Router API route for a catch-all route (`pages/api/model/[...path].ts`). Next.js parses JSON
@@ -13,9 +14,9 @@ export default function factory(options: PagesRouteRequestHandlerOptions): (req:
     requireFunction(options?.getPrisma, 'getPrisma', 'NextRequestHandler');
     const adapter = resolveAdapter(options, 'NextRequestHandler');
     return async (req, res) => {
-        // The query string is parsed from the URL: `req.query` mixes in the route parameters.
+        // The query string is parsed from the URL: `req.query` mixes it with the route parameters.
         const { pathname, search } = splitUrl(req.url ?? '/');
-        const path = pathFromRestParam(pathname, restParam(req.query as Record<string, string | string[] | undefined>));
+        const path = pathFromRestParam(pathname, restParam(pagesRouteParams(req.query as RouteParams, search)));
         await serveNodeRequest(adapter, req, res, { path, search, getPrisma: () => options.getPrisma(req, res) });
     };
 }

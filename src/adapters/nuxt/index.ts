@@ -1,6 +1,8 @@
-import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
-import { serveFetchRequest } from '../fetch/serve';
+import { defineEventHandler, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
+import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
+import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
+import { toWire } from '../shared/pipeline';
 import { pathFromRestParam, splitUrl } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
@@ -34,7 +36,8 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
         const rest = restParamOf(event);
         let path: string;
         if (rest !== undefined) {
-            path = pathFromRestParam(getRequestURL(event).pathname, rest);
+            // the raw request target, not `getRequestURL(event)`, which needs a valid Host header
+            path = pathFromRestParam(splitUrl(event.node.req.originalUrl || event.path).pathname, rest);
         } else {
             // Under `app.use(prefix, …)`, h3 leaves the raw request target relative to the prefix in `req.url`;
             // h3 matches prefixes by string, so `/apix` reaches a handler mounted at `/api`: not ours, pass it on.
@@ -43,7 +46,15 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
                 return undefined;
             }
         }
-        return serveFetchRequest(adapter, toWebRequest(event), { path, getPrisma: () => options.getPrisma(event) });
+        let request: Request;
+        try {
+            request = toWebRequest(event);
+        } catch {
+            // h3 builds the request URL from the Host header; a malformed one (`exa mple.com`, `[::1`) cannot be
+            // parsed, which HTTP answers with a 400
+            return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, 'invalid Host header')));
+        }
+        return serveFetchRequest(adapter, request, { path, getPrisma: () => options.getPrisma(event) });
     });
 }
 

@@ -26,9 +26,17 @@ export interface ResolvedAdapter {
     queryLimit: number;
 }
 
-function resolveZodSchemas(option: ZodSchemas | boolean | undefined): ZodSchemas | undefined {
+/** `true` loads ZenStack's generated schemas, and fails if there are none (validation must not silently be off). */
+function resolveZodSchemas(option: ZodSchemas | boolean | undefined, adapterName: string): ZodSchemas | undefined {
     if (option === true) {
-        return getDefaultZodSchemas();
+        const schemas = getDefaultZodSchemas();
+        if (!schemas) {
+            throw new Error(
+                `${adapterName}: Unable to load zod schemas from default location (@zenstackhq/runtime/zod): ` +
+                    'run `zenstack generate` with the zod plugin, or pass the schemas as "zodSchemas"',
+            );
+        }
+        return schemas;
     }
     return option === false || option === undefined ? undefined : option;
 }
@@ -50,7 +58,7 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
         handler: options.handler ?? RPCApiHandler(),
         logger: options.logger,
         modelMeta: options.modelMeta,
-        zodSchemas: resolveZodSchemas(options.zodSchemas),
+        zodSchemas: resolveZodSchemas(options.zodSchemas, adapterName),
         bodyLimit,
         queryLimit,
     };

@@ -6,12 +6,50 @@
  * logged), for the test to seed and inspect.
  */
 import 'reflect-metadata';
-import { All, Body, Controller, Get, Inject, Module, Param, Post, type INestApplication } from '@nestjs/common';
+import {
+    All,
+    Body,
+    Catch,
+    Controller,
+    Get,
+    HttpException,
+    Inject,
+    Injectable,
+    Module,
+    Param,
+    Post,
+    Res,
+    UseFilters,
+    UseInterceptors,
+    type ArgumentsHost,
+    type CallHandler,
+    type ExceptionFilter,
+    type INestApplication,
+    type NestInterceptor,
+} from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { IncomingMessage } from 'node:http';
+import { map } from 'rxjs';
 import { ApiHandlerService, ENHANCED_PRISMA, ZenStackModule } from '../../../src/adapters/nestjs';
 import { createFixture, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from '../support/fixture';
+
+/** An interceptor reshaping whatever the route returns, as apps do for a common envelope. */
+@Injectable()
+class EnvelopeInterceptor implements NestInterceptor {
+    intercept(_context: unknown, next: CallHandler) {
+        return next.handle().pipe(map((data) => ({ envelope: data })));
+    }
+}
+
+/** An exception filter rendering API errors in an app's own format. */
+@Catch(HttpException)
+class AppErrorFilter implements ExceptionFilter {
+    catch(exception: HttpException, host: ArgumentsHost) {
+        const res = host.switchToHttp().getResponse<{ status(code: number): { json(body: unknown): void } }>();
+        res.status(exception.getStatus()).json({ filtered: exception.getStatus(), api: exception.getResponse() });
+    }
+}
 
 async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestApplication> {
     @Controller(RPC_PREFIX.slice(1))
@@ -31,6 +69,39 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         @All('{*path}')
         handle() {
             return this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: REST_PREFIX });
+        }
+    }
+
+    /** The service's result used the ways Nest allows: reshaped, caught, filtered, sent by hand. */
+    @Controller('custom')
+    class CustomController {
+        constructor(@Inject(ApiHandlerService) private readonly api: ApiHandlerService) {}
+
+        @All('enveloped/{*path}')
+        @UseInterceptors(EnvelopeInterceptor)
+        enveloped() {
+            return this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: '/custom/enveloped' });
+        }
+
+        @All('caught/{*path}')
+        async caught() {
+            try {
+                return await this.api.handleRequest({ ...f.common, handler: f.rpc, baseUrl: '/custom/caught' });
+            } catch (err) {
+                if (err instanceof HttpException) return { caught: err.getStatus(), api: err.getResponse() };
+                throw err;
+            }
+        }
+
+        @All('filtered/{*path}')
+        @UseFilters(AppErrorFilter)
+        filtered() {
+            return this.api.handleRequest({ ...f.common, handler: f.rpc, baseUrl: '/custom/filtered' });
+        }
+
+        @All('by-hand/{*path}')
+        async byHand(@Res() res: { json(body: unknown): void }) {
+            res.json(await this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: '/custom/by-hand' }));
         }
     }
 
@@ -67,7 +138,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
                 inject: [REQUEST],
             }),
         ],
-        controllers: [RpcController, RestController, RawController, MineController],
+        controllers: [RpcController, RestController, CustomController, RawController, MineController],
         providers: [ApiHandlerService],
     })
     class AppModule {}

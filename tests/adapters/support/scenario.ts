@@ -29,6 +29,24 @@ export interface Harness {
 export interface ScenarioOptions {
     /** Whether the adapter itself decides what is under its mount point (false for file-routed frameworks). */
     outsidePrefix?: boolean;
+    /**
+     * How the REST media type comes out: `exact` (default) is `application/vnd.api+json` for successes and errors;
+     * `nest` is how NestJS sends what the service returns or throws: successes keep the media type (Express adds
+     * `; charset=utf-8`), errors are rendered by Nest's exception layer as `application/json`.
+     */
+    restContentType?: 'exact' | 'nest';
+}
+
+/** Checks the content type of a JSON:API response (`kind`: a success or an error document). */
+function expectJsonApiType(res: TestResponse, kind: 'success' | 'error', options: ScenarioOptions): void {
+    const type = res.headers['content-type'];
+    if (options.restContentType !== 'nest') {
+        expect(type).toBe('application/vnd.api+json');
+    } else if (kind === 'success') {
+        expect(type).toMatch(/^application\/vnd\.api\+json(; charset=utf-8)?$/);
+    } else {
+        expect(type).toMatch(/^application\/json/);
+    }
 }
 
 /** Builds a `TestResponse` from status, headers and text. */
@@ -183,7 +201,7 @@ export function describeScenario(
             const { published, draft, bob } = await seed();
             const res = await send('GET', `${REST_PREFIX}/post/${published}`);
             expect(res.status).toBe(200);
-            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expectJsonApiType(res, 'success', options);
             expect(String(res.body.data.id)).toBe(String(published));
             expect(res.body.data.attributes.title).toBe('hello');
             const hidden = await send('GET', `${REST_PREFIX}/post/${draft}`, { user: bob });
@@ -198,7 +216,7 @@ export function describeScenario(
                 body: { data: { type: 'post', attributes: { title: 'via rest' }, relationships: { author: { data: { type: 'user', id: String(alice) } } } } },
             });
             expect(res.status).toBe(201);
-            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expectJsonApiType(res, 'success', options);
             expect(res.body.data.attributes.title).toBe('via rest');
             expect(await db().post.count({ where: { title: 'via rest', authorId: alice } })).toBe(1);
         });
@@ -219,7 +237,7 @@ export function describeScenario(
             const { alice, published } = await seed();
             const res = await send('PATCH', `${REST_PREFIX}/post/${published}`, { user: alice, raw: '{"data":', contentType: 'application/vnd.api+json' });
             expect(res.status).toBe(400);
-            expect(res.headers['content-type']).toBe('application/vnd.api+json');
+            expectJsonApiType(res, 'error', options);
             expect(res.body.errors[0]).toMatchObject({ status: 400 });
             expect((await db().post.findUnique({ where: { id: published } })).title).toBe('hello');
         });
