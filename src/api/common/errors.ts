@@ -81,6 +81,19 @@ const UNAVAILABLE_DRIVER_KINDS = new Set([
  */
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
 const CONFLICT_SQLSTATE = new Set(['40001', '40P01', '55P03']);
+/**
+ * SQLSTATE class 22, data exception: a value the database cannot store or compare (a NUL byte in text,
+ * a date or number out of range, a malformed literal). The request's fault, not the server's.
+ */
+const DATA_EXCEPTION_SQLSTATE = /^22[0-9A-Z]{3}$/;
+
+function sqlState(err: unknown): string | undefined {
+    const cause = typeof err === 'object' && err !== null ? (err as { cause?: unknown }).cause : undefined;
+    if (typeof cause !== 'object' || cause === null) return undefined;
+    const { code, originalCode } = cause as { code?: unknown; originalCode?: unknown };
+    return typeof code === 'string' ? code : typeof originalCode === 'string' ? originalCode : undefined;
+}
+
 /** SQLite result codes (with their extended forms) that mean the file cannot be used now. */
 const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|READONLY|CANTOPEN|IOERR|FULL|NOMEM|PROTOCOL|NOTADB|CORRUPT)/;
 
@@ -204,6 +217,10 @@ export function classifyError(err: unknown): ClassifiedError {
         const condition = driverCondition(err);
         if (condition) {
             return { kind: 'unavailable', message: condition };
+        }
+        const state = sqlState(err);
+        if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {
+            return { kind: 'orm', message: `the database cannot take a value of the request (invalid data, SQLSTATE ${state})` };
         }
     }
     if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err))) {

@@ -93,6 +93,12 @@ it('rejects an unsupported query parameter on a write before writing', async () 
     expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
 });
 
+it.each<Record<string, string>>([{ 'filter[title]': 'nothing matches' }, { foo: 'bar' }, { include: 'author' }])('a DELETE with query parameters %j is a 400 and deletes nothing', async (query) => {
+    const res = await api.call({ id: ids.u1 }, 'DELETE', `/post/${ids.draft}`, undefined, { query });
+    expect([res.status, errorsOf(res)[0].code]).toEqual([400, 'unknown-parameter']);
+    expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+});
+
 it('does not pollute Object.prototype through any of the above', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });

@@ -41,6 +41,25 @@ describe('upsert on the blog', () => {
         expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
     });
 
+    it('a relationship replacement cannot detach what the user may not update (no unchecked set)', async () => {
+        const bobPub = (await api.s.prisma.post.create({ data: { title: 'u2 pub', published: true, authorId: ids.u2 } })).id;
+        const before = await snapshot(api.s, BLOG_MODELS);
+        const emptyPosts = { data: { type: 'user', attributes: { email: 'u2@x' }, relationships: { posts: { data: [] } } }, meta: { operation: 'upsert', matchFields: ['email'] } };
+        const res = await api.call({ id: ids.u1 }, 'POST', '/user', emptyPosts);
+        expect(res.status).toBe(403);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+
+        // the owner may: what it lists stays, the rest it can see is detached
+        const own = await api.call({ id: ids.u2 }, 'POST', '/user', {
+            ...emptyPosts,
+            data: { ...emptyPosts.data, relationships: { posts: { data: [{ type: 'post', id: String(bobPub) }] } } },
+        });
+        expect(own.status).toBe(201);
+        const authorOf = async (id: number) => (await api.s.prisma.post.findUnique({ where: { id } })).authorId;
+        expect(await authorOf(bobPub)).toBe(ids.u2);
+        expect(await authorOf(ids.u2draft)).toBeNull();
+    });
+
     it('validates with the zod schemas before writing (422)', async () => {
         const before = await snapshot(api.s, BLOG_MODELS);
         const res = await api.call(

@@ -4,6 +4,7 @@ import { whereById } from '../../ids';
 import { idFieldValues } from '../../payload/document';
 import type { RestRequest } from '../../request';
 import { renderResourceDocument } from '../read';
+import { parseNoQuery } from '../../query/read-query';
 import { selectFor } from '../../query/select';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
@@ -39,6 +40,7 @@ export async function updateResource(req: RestRequest): Promise<Response> {
 
 export async function deleteResource(req: RestRequest): Promise<Response> {
     const { model, id } = req.route;
+    parseNoQuery(req); // a DELETE takes no parameters: a filter or anything else is a 400, not ignored
     const where = whereById(model, id, req.config.idDivider);
     // deleteMany applies the delete policy as a filter and needs no read-back, so a record that may
     // be deleted but not read is deleted; nothing deleted means missing (404) or denied (403)

@@ -5,7 +5,9 @@ import { selectFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
+import { classifyError } from '../../../common/errors';
 import { delegateOf, guardedWrite } from './guard';
+import { resolveRelationChanges } from './replace';
 import { payloadOptions, prepare, selfLink } from './prepare';
 
 /**
@@ -13,9 +15,10 @@ import { payloadOptions, prepare, selfLink } from './prepare';
  * updates the record whose `matchFields` equal the body's values, or creates it. The match fields
  * must include every field of one unique constraint and each needs a value in the body (an
  * attribute, or `data.id` for id fields). The create gets the whole body; the update gets it
- * without the match fields, with to-many relationships replaced (as PATCH does). One ORM call
- * (`upsert`), so the policy decides create or update rules as for any upsert. Answered 201, as 2.x
- * does, whichever happened.
+ * without the match fields, with to-many relationships replaced (as PATCH does, never through Prisma's
+ * unchecked `set`). One ORM `upsert` (in a transaction with the read of the current members when
+ * relationships are replaced), so the policy decides create or update rules as for any upsert.
+ * Answered 201, as 2.x does, whichever happened.
  */
 
 const META = '/meta';
@@ -82,8 +85,41 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
 
     const select = selectFor(model, created.query.include, created.query.fields, req.config);
     const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
-        delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, select }),
+        Object.keys(update.data).some((k) => model.relationships.has(k))
+            ? upsertWithRelationships(req, model, where, created.write.data, update.data, select)
+            : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, select }),
     );
     const res = renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
+}
+
+type Data = Record<string, unknown>;
+
+/**
+ * An upsert whose update replaces relationships: Prisma's `set` would detach members without their
+ * update rule (see replace.ts), so the update is resolved as PATCH resolves it, in one transaction
+ * with the write. When the record is not there for the user (absent, or not readable), a replaced
+ * to-many relationship only connects its members: nothing is ever detached without a policy check.
+ */
+async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, select: Data): Promise<Data> {
+    const outcome = await req.prisma.$transaction(async (tx) => {
+        const resolved = (await resolveRelationChanges(tx, model, where, update)) ?? connectOnly(model, update);
+        try {
+            return { record: (await tx[model.key].upsert({ where, create, update: resolved, select })) as Data };
+        } catch (err) {
+            // written, but not readable back: commit (the write is kept) and report it afterwards
+            if (classifyError(err).kind === 'not-readable') return { unreadable: err };
+            throw err;
+        }
+    });
+    if ('unreadable' in outcome) throw outcome.unreadable;
+    return outcome.record;
+}
+
+function connectOnly(model: RestModel, update: Data): Data {
+    const out: Data = { ...update };
+    for (const [k, op] of Object.entries(update)) {
+        if (model.relationships.get(k)?.isArray && isObject(op) && Array.isArray(op.set)) out[k] = { connect: op.set };
+    }
+    return out;
 }
