@@ -239,6 +239,16 @@ describe('REST filters (SQLite)', () => {
             expect(limited.body(res).errors[0]).toMatchObject({ code: 'invalid-filter', detail: expect.stringMatching(/limit is 2/) });
         });
 
+        it('limits how many relationships one filter path goes through (maxIncludeDepth)', async () => {
+            const path = (hops: number) => `filter${'[author][posts]'.repeat(hops / 2)}${hops % 2 ? '[author]' : ''}[${hops % 2 ? 'email' : 'title'}]`;
+            expect((await api.get('/post', { [path(4)]: 'x' })).status).toBe(200);
+            const err = await error('/post', { [path(5)]: 'x' });
+            expect([err.status, err.code]).toEqual([400, 'invalid-filter']);
+            expect(err.detail).toMatch(/5 relationships; the limit is 4/);
+            const deeper = makeApi(api.s, { maxIncludeDepth: 6 });
+            expect((await deeper.get('/post', { [path(5)]: 'x' })).status).toBe(200);
+        });
+
         it('limits the number of comma-separated values', async () => {
             const many = Array.from({ length: 1001 }, (_, i) => String(i)).join(',');
             const err = await error('/post', { 'filter[id]': many });

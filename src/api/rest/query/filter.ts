@@ -19,6 +19,8 @@ export interface FilterContext {
     /** Preview features of the client (full-text search needs one). */
     previewFeatures: readonly string[];
     maxFilters: number;
+    /** Most relationships one filter path may go through (`filter[author][posts][title]` goes through 2). */
+    maxDepth: number;
     /** Id divider, for `filter[relationship]=id` on compound ids. */
     idDivider: string;
     enumValues: EnumLookup;
@@ -142,7 +144,8 @@ function relationCondition(rel: RestRelationship, param: FilterParam, ctx: Filte
 function fragment(model: RestModel, param: FilterParam, index: number, ctx: FilterContext): Where {
     const name = param.selectors[index];
     const last = index === param.selectors.length - 1;
-    const field = model.def.fields.get(name);
+    // the resource `id` names the id field when the model has no field of that name (as in 2.x)
+    const field = model.def.fields.get(name) ?? (name === 'id' && model.idFields.length === 1 ? model.idFields[0] : undefined);
     // @omit fields are never readable and ZenStack does not guard filters on them: they do not exist here
     if (!field || (!isRelation(field) && (field.kind === 'Unsupported' || field.omitted))) {
         throw invalid(param, `"${name}" is not a field of "${model.type}"`);
@@ -169,6 +172,12 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
     if (filters.length === 0) return undefined;
     if (filters.length > ctx.maxFilters) {
         throw new RestError('invalid-filter', `too many filter parameters (${filters.length}); the limit is ${ctx.maxFilters}`, { source: { parameter: 'filter' } });
+    }
+    for (const f of filters) {
+        // each relationship in the path is a join or subquery: a long path makes one request arbitrarily expensive
+        if (f.selectors.length - 1 > ctx.maxDepth) {
+            throw invalid(f, `the filter goes through ${f.selectors.length - 1} relationships; the limit is ${ctx.maxDepth} (maxIncludeDepth)`);
+        }
     }
     const parts = filters.map((f) => fragment(model, f, 0, ctx));
     return parts.length === 1 ? parts[0] : { AND: parts };

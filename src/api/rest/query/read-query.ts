@@ -39,6 +39,7 @@ function filterContext(req: RestRequest): FilterContext {
         provider: providerOf(req.prisma),
         previewFeatures: previewFeaturesOf(req.prisma),
         maxFilters: req.config.maxFilters,
+        maxDepth: req.config.maxIncludeDepth,
         idDivider: req.config.idDivider,
         enumValues: (name) => enumValuesFor(req, name),
     };
