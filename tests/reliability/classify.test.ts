@@ -38,7 +38,8 @@ const CASES: [string, unknown, string, string?][] = [
     // the request's fault, or unknown: unchanged
     ['unique violation (P2002)', prismaError('P2002', 'Unique constraint failed on the fields: (`email`)', { target: ['email'] }), 'unique'],
     ['foreign key violation (P2003)', prismaError('P2003', 'Foreign key constraint violated'), 'orm'],
-    ['invalid input in a raw driver error (22P02)', driverError('invalid input syntax for type integer', pgCause('22P02', 'invalid input syntax for type integer')), 'unknown'],
+    // SQLSTATE class 22 (data exception): a value of the request the database cannot take, a 400
+    ['invalid input in a raw driver error (22P02)', driverError('invalid input syntax for type integer', pgCause('22P02', 'invalid input syntax for type integer')), 'orm'],
     ['an unrelated TypeError', new TypeError("Cannot read properties of undefined (reading 'id')"), 'unknown'],
 ];
 

@@ -18,3 +18,8 @@ export function nestingDepth(value: unknown, limit: number): number {
     }
     return 1 + deepest;
 }
+
+/** A value Prisma's `Int` (32-bit signed on every provider) can hold. */
+export function isInt32(value: unknown): value is number {
+    return typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647;
+}

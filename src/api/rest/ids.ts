@@ -1,4 +1,5 @@
 import { CodecError, decodeBigInt, decodeDate, decodeDecimal } from '../common/codec';
+import { isInt32 } from '../common/guards';
 import type { ScalarField } from '../common/model-registry';
 import { RestError } from './errors';
 import type { RestModel } from './schema';
@@ -20,7 +21,7 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
             case 'Int': {
                 if (!INT.test(text)) return bad();
                 const n = Number(text);
-                return Number.isSafeInteger(n) ? n : bad();
+                return isInt32(n) ? n : bad(); // Prisma's Int is 32-bit: a larger id names no record of it
             }
             case 'Float': {
                 const n = Number(text);

@@ -35,6 +35,8 @@ describe('REST read errors', () => {
         ['/post/abc', 400, 'invalid-id'],
         ['/post/1.5/comments', 400, 'invalid-id'],
         ['/post/1/comments/x', 400, 'invalid-id'],
+        ['/post/3000000000', 400, 'invalid-id'], // beyond Prisma's 32-bit Int
+        ['/post/1/comments/-2147483649', 400, 'invalid-id'],
         ['/', 400, 'invalid-path'],
         ['/post/1/relationships/comments/1', 400, 'invalid-path'],
         ['/post/%E0%A4%A', 400, 'invalid-path'],

@@ -189,6 +189,8 @@ describe('REST filters (SQLite)', () => {
             [{ 'filter[viewCount]': 'abc' }, 'invalid-value', /expected an integer/],
             [{ 'filter[viewCount]': '1.5' }, 'invalid-value', /expected an integer/],
             [{ 'filter[viewCount]': '' }, 'invalid-value', /expected an integer/],
+            [{ 'filter[viewCount]': '99999999999' }, 'invalid-value', /expected an integer/],
+            [{ 'filter[viewCount$gte]': '2147483648' }, 'invalid-value', /expected an integer/],
             [{ 'filter[id]': '1,x' }, 'invalid-value', /"x"/],
             [{ 'filter[published]': 'yes' }, 'invalid-value', /"true" or "false"/],
             [{ 'filter[createdAt]': 'yesterday' }, 'invalid-value', /ISO 8601/],

@@ -1,4 +1,5 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isDecimal, jsonNullNameOf } from '../../common/codec';
+import { isInt32 } from '../../common/guards';
 import type { ScalarField, ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
 
@@ -23,8 +24,6 @@ export interface ValueContext {
     jsonNull?: JsonNullLookup;
 }
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 // ISO 8601 date or date-time (seconds, fraction and offset optional)
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -98,7 +97,7 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
     Enum: (v, f, p) => (typeof v === 'string' ? v : wrongType(f, p, 'a string (enum value)', v)),
     Boolean: (v, f, p) => (typeof v === 'boolean' ? v : wrongType(f, p, 'a boolean', v)),
     Int: (v, f, p) =>
-        typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX
+        isInt32(v)
             ? v
             : wrongType(f, p, 'a 32-bit integer number', v),
     Float: (v, f, p) => (typeof v === 'number' && Number.isFinite(v) ? v : wrongType(f, p, 'a finite number', v)),

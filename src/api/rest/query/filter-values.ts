@@ -1,4 +1,5 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDecimal } from '../../common/codec';
+import { isInt32 } from '../../common/guards';
 import type { ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
 
@@ -22,7 +23,7 @@ const PARSERS: Record<string, Parser> = {
     Int: (text) => {
         const t = text.trim();
         const n = Number(t);
-        return INT.test(t) && Number.isSafeInteger(n) ? n : INVALID;
+        return INT.test(t) && isInt32(n) ? n : INVALID;
     },
     Float: (text) => {
         const t = text.trim();
