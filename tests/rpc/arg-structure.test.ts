@@ -55,6 +55,21 @@ describe('malformed filters and payloads without zod', () => {
         expect(await snapshot()).toEqual(before);
     });
 
+    it('_min and _max of a Bytes field are a 400 (the data layer cannot read them back), _count works', async () => {
+        await s.prisma.allTypes.create({ data: { id: 'a', string: 's', bytes: Buffer.from([1, 2]) } });
+        for (const [path, q] of [
+            ['/allTypes/aggregate', { _max: { bytes: true } }],
+            ['/allTypes/aggregate', { _min: { string: true, bytes: true } }],
+            ['/allTypes/groupBy', { by: ['string'], _max: { bytes: true } }],
+        ] as const) {
+            const res = await call('GET', path, { q });
+            expect(res.status).toBe(400);
+            expect(res.body.error.message).toMatch(/cannot compute _m(in|ax) of a Bytes field/);
+        }
+        const count = await call('GET', '/allTypes/aggregate', { q: { _count: { bytes: true }, _max: { string: true } } });
+        expect([count.status, count.body.data]).toEqual([200, { _count: { bytes: 1 }, _max: { string: 's' } }]);
+    });
+
     it('a DELETE with its arguments in the body is refused, not run without them', async () => {
         const before = await snapshot();
         for (const body of [{ where: { id: 2 } }, JSON.stringify({ where: { id: 2 } }), Buffer.from('{"where":{"id":2}}')]) {

@@ -155,9 +155,26 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     }
 }
 
+/**
+ * `_min`/`_max` of a Bytes field pass Prisma's validation, but its query compiler cannot read the result
+ * back (an internal error, which would be a 500 for a well-formed request): refused up front.
+ */
+function checkMinMax(model: ModelDef, args: Args): void {
+    for (const agg of ['_min', '_max']) {
+        const fields = args[agg];
+        if (!isObject(fields)) continue;
+        for (const [name, on] of Object.entries(fields)) {
+            if (on && model.scalars.get(name)?.kind === 'Bytes') {
+                throw new BadRequestError(`invalid arguments: "${agg}.${name}": the data layer cannot compute ${agg} of a Bytes field`);
+            }
+        }
+    }
+}
+
 /** Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires. */
 export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
     const c: Ctx = { registry };
+    checkMinMax(model, args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
     checkNestedReads(c, model, args.select, 'select');
     checkNestedReads(c, model, args.include, 'include');
