@@ -2,7 +2,7 @@ import { RPCApiHandler } from '../../src/api/rpc';
 import { nestingDepth } from '../../src/api/common/guards';
 import { loadSchema, type TestSchema } from '../support/schema';
 
-/** The optional RPC limits: `maxTake` clamps findMany, `maxDepth` rejects deeply nested arguments. */
+/** The optional RPC limits: `maxTake` clamps findMany and nested to-many reads, `maxDepth` rejects deeply nested arguments. */
 
 let s: TestSchema;
 
@@ -36,8 +36,16 @@ describe('maxTake', () => {
         expect(last.body.data.map((p: { title: string }) => p.title)).toEqual(['p5', 'p6', 'p7']);
     });
 
-    it('applies to findMany only', async () => {
+    it('applies to findMany and to every to-many relation a call reads, not to counts', async () => {
         expect((await get(limited(), '/post/count', {})).body.data).toBe(8);
+        const one = await get(limited(), '/user/findUnique', { where: { id: 1 }, include: { posts: true } });
+        expect(one.body.data.posts).toHaveLength(3);
+        const selected = await get(limited(), '/user/findFirst', { select: { posts: { take: 100, select: { id: true } }, _count: { select: { posts: true } } } });
+        expect([selected.body.data.posts.length, selected.body.data._count.posts]).toEqual([3, 8]);
+        const deep = await get(limited(), '/post/findMany', { take: 1, include: { author: { include: { posts: { take: -2, orderBy: { id: 'asc' } } } } } });
+        expect(deep.body.data[0].author.posts.map((p: { title: string }) => p.title)).toEqual(['p6', 'p7']);
+        const unlimited = await get(RPCApiHandler(), '/user/findUnique', { where: { id: 1 }, include: { posts: true } });
+        expect(unlimited.body.data.posts).toHaveLength(8);
     });
 
     it('rejects a nonsensical option at creation', () => {

@@ -46,7 +46,7 @@ export function prepareCall(
     checkSelectShape(args);
     checkArgStructure(registry, model, op.name, args);
     guardProtectedFields(registry, model, op.name, args);
-    const limited = applyLimits(op.name, args, limits);
+    const limited = applyLimits(registry, model, op.name, args, limits);
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     return { registry, model, op, args: prepared, setSites: findSetSites(registry, model, op.name, prepared) };
 }

@@ -1,10 +1,11 @@
 import { BadRequestError } from '../common/errors';
-import { nestingDepth } from '../common/guards';
+import { isObject, nestingDepth } from '../common/guards';
+import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
 
 /** Optional limits on what one RPC call may ask of the database (off unless configured). */
 export interface ArgLimits {
-    /** Largest `take` of a findMany; a larger (or missing) one is clamped to it. */
+    /** Largest `take` of a findMany and of every to-many relation a call reads; a larger (or missing) one is clamped to it. */
     maxTake?: number;
     /** Deepest object nesting of `where`, `include`, `select`, `orderBy` and `having`; deeper is a 400. */
     maxDepth?: number;
@@ -22,8 +23,40 @@ export function checkLimitOptions(limits: ArgLimits): void {
     }
 }
 
-/** Applies the limits to one call's arguments: clamps findMany's `take`, rejects too-deep arguments. */
-export function applyLimits(opName: string, args: Args, limits: ArgLimits | undefined): Args {
+/** A `take` within `max`: missing or larger ones become `max` (keeping the sign). */
+function clampTake(take: unknown, max: number): unknown {
+    if (take === undefined) return max;
+    return typeof take === 'number' && Math.abs(take) > max ? Math.sign(take) * max : take;
+}
+
+/** `include`/`select` with every to-many relation read (at any depth) limited to `max` rows. */
+function clampNested(registry: ModelRegistry, model: ModelDef, shape: unknown, max: number): unknown {
+    if (!isObject(shape)) return shape;
+    let out: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(shape)) {
+        const rel = model.relations.get(key);
+        const target = rel && registry.models.get(rel.targetKey);
+        if (!rel || !target || !value) continue;
+        let next = value;
+        if (isObject(value)) {
+            next = { ...value };
+            for (const k of ['include', 'select'] as const) {
+                if (value[k] !== undefined) (next as Record<string, unknown>)[k] = clampNested(registry, target, value[k], max);
+            }
+        }
+        if (rel.isArray) {
+            next = isObject(next) ? { ...next, take: clampTake(next.take, max) } : { take: max };
+        }
+        (out ??= { ...shape })[key] = next;
+    }
+    return out ?? shape;
+}
+
+/**
+ * Applies the limits to one call's arguments: clamps the `take` of findMany and of every to-many
+ * relation it reads, rejects too-deep arguments.
+ */
+export function applyLimits(registry: ModelRegistry, model: ModelDef, opName: string, args: Args, limits: ArgLimits | undefined): Args {
     if (!limits) {
         return args;
     }
@@ -34,14 +67,14 @@ export function applyLimits(opName: string, args: Args, limits: ArgLimits | unde
             }
         }
     }
-    if (limits.maxTake !== undefined && opName === 'findMany') {
-        const take = args.take;
-        if (take === undefined) {
-            return { ...args, take: limits.maxTake };
-        }
-        if (typeof take === 'number' && Math.abs(take) > limits.maxTake) {
-            return { ...args, take: Math.sign(take) * limits.maxTake };
-        }
+    const max = limits.maxTake;
+    if (max === undefined) {
+        return args;
     }
-    return args;
+    const out: Args = { ...args };
+    if (opName === 'findMany') out.take = clampTake(args.take, max);
+    for (const k of ['include', 'select'] as const) {
+        if (args[k] !== undefined) out[k] = clampNested(registry, model, args[k], max);
+    }
+    return out;
 }
