@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
+import request from 'supertest';
 import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER } from './support/fixture';
 import { describeAdapter } from './support/scenario';
@@ -34,6 +36,26 @@ describeAdapter(
                     headers: { ...headers, [USER_HEADER]: String(alice) },
                 });
                 expect(res.status).toBe(201);
+            }
+        });
+
+        it('answers a compressed body with 415 instead of reading it as JSON, writing nothing', async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            const app = Fastify();
+            await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: RPC_PREFIX, getPrisma: () => f.getPrisma(undefined) });
+            try {
+                await app.ready();
+                const res = await request(app.server)
+                    .post(`${RPC_PREFIX}/user/create`)
+                    .set('content-type', 'application/json')
+                    .set('content-encoding', 'gzip')
+                    .send(gzipSync(JSON.stringify({ data: { email: 'gzip@x.io' } })));
+                expect(res.status).toBe(415);
+                expect(res.body.error.message).toMatch(/unsupported content encoding "gzip"/);
+                expect(await f.schema.prisma.user.count({ where: { email: 'gzip@x.io' } })).toBe(0);
+            } finally {
+                await app.close();
+                await f.schema.cleanup();
             }
         });
 

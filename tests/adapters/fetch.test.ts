@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { createFetchHandler } from '../../src/adapters/fetch';
 import type { Response as ApiResponse } from '../../src/types';
 import { REST_PREFIX, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
@@ -57,6 +58,16 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         const res = await handler(new Request('http://localhost/post/create', { method: 'POST', body, duplex: 'half' } as RequestInit));
         expect(res.status).toBe(413);
         expect(pulled).toBeLessThan(10);
+    });
+
+    it('answers a compressed body with 415 instead of reading it as JSON', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({ ...f.common, getPrisma: () => f.getPrisma(undefined) });
+        const body = gzipSync(JSON.stringify({ data: { email: 'gzip@x.io' } }));
+        const res = await handler(new Request('http://localhost/user/create', { method: 'POST', body, headers: { 'content-encoding': 'gzip' } }));
+        expect(res.status).toBe(415);
+        expect((await res.json()).error.message).toMatch(/unsupported content encoding "gzip"/);
+        expect(await f.schema.prisma.user.count({ where: { email: 'gzip@x.io' } })).toBe(0);
     });
 
     it('rejects a body that is not UTF-8 with 400', async () => {

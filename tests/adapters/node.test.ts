@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { createNodeHandler } from '../../src/adapters/node';
 import type { RequestContext } from '../../src/types';
@@ -48,6 +49,19 @@ describeAdapter('node base adapter (createNodeHandler on node:http)', async (f) 
         const res = await request(http.createServer((req, res) => void handler(req, res))).get('/other/post/findMany');
         expect(res.status).toBe(404);
         expect(res.body.error.message).toMatch(/mounted at \/api/);
+    });
+
+    it('answers a compressed body with 415 instead of reading it as JSON, writing nothing', async () => {
+        const f = fixture();
+        const handler = createNodeHandler({ ...f.common, getPrisma: () => f.getPrisma(undefined) });
+        const res = await request(http.createServer((req, res) => void handler(req, res)))
+            .post('/user/create')
+            .set('content-type', 'application/json')
+            .set('content-encoding', 'gzip')
+            .send(gzipSync(JSON.stringify({ data: { email: 'gzip@x.io' } })));
+        expect(res.status).toBe(415);
+        expect(res.body.error.message).toMatch(/unsupported content encoding "gzip"/);
+        expect(await f.schema.prisma.user.count({ where: { email: 'gzip@x.io' } })).toBe(0);
     });
 
     it('refuses a declared Content-Length over the limit without reading the body', async () => {

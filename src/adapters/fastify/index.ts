@@ -4,7 +4,7 @@ import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, fromParsedBody, pathFromRestParam, splitUrl, tooLarge } from '../shared/request';
+import { EMPTY_BODY, fromParsedBody, pathFromRestParam, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
 import type { Response } from '../../types';
 
 /** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
@@ -60,7 +60,9 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
         const response = await handleNodeRequest(adapter, request.raw, {
             path,
             search,
-            readBody: async () => (request.body === undefined || request.body === null ? EMPTY_BODY : fromParsedBody(request.body, adapter.bodyLimit)),
+            readBody: async () =>
+                unsupportedEncoding(request.headers['content-encoding']) ??
+                (request.body === undefined || request.body === null ? EMPTY_BODY : fromParsedBody(request.body, adapter.bodyLimit)),
             getPrisma: () => options.getPrisma(request, reply),
         });
         return send(adapter, reply, response);

@@ -1,4 +1,4 @@
-import { declaredLength, EMPTY_BODY, parseJsonBytes, tooLarge, type BodyResult } from '../shared/request';
+import { declaredLength, EMPTY_BODY, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
     if (chunks.length === 1) {
@@ -40,6 +40,10 @@ export async function readLimited(stream: ReadableStream<Uint8Array>, limit: num
 export async function readFetchBody(request: Request, limit: number): Promise<BodyResult> {
     if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) {
         return EMPTY_BODY;
+    }
+    const encoded = unsupportedEncoding(request.headers.get('content-encoding'));
+    if (encoded) {
+        return encoded;
     }
     const declared = declaredLength(request.headers.get('content-length'));
     if (declared !== undefined && declared > limit) {

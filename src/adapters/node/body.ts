@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, type BodyResult } from '../shared/request';
+import { declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
 
 /** A Node request as frameworks leave it: possibly with a body some middleware already parsed. */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
@@ -53,6 +53,11 @@ function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-
 export async function readNodeBody(req: NodeRequest, limit: number): Promise<BodyResult> {
     if (isBodyConsumed(req)) {
         return req.body === undefined ? EMPTY_BODY : fromParsedBody(req.body, limit);
+    }
+    const encoded = unsupportedEncoding(req.headers['content-encoding']);
+    if (encoded) {
+        req.resume(); // discard it
+        return encoded;
     }
     const declared = declaredLength(req.headers['content-length']);
     if (declared !== undefined && declared > limit) {

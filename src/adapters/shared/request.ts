@@ -119,7 +119,7 @@ export function pathFromRestParam(pathname: string, rest: string | string[] | un
 }
 
 /** What the adapter made of the request body. */
-export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
 
 export const EMPTY_BODY: BodyResult = Object.freeze({ ok: true, value: undefined }) as BodyResult;
 
@@ -151,6 +151,17 @@ export function parseJsonBytes(bytes: Uint8Array): BodyResult {
         return { ok: false, status: 400, message: 'request body is not valid UTF-8' };
     }
     return parseJsonText(text);
+}
+
+/**
+ * A compressed body (`Content-Encoding: gzip` …) the adapter would read as JSON text: answered 415 (RFC 9110,
+ * 15.5.16) instead of a misleading "invalid JSON" 400. A framework body parser that inflates (Express's
+ * `express.json()`) leaves an already-parsed body, which is used as it is.
+ */
+export function unsupportedEncoding(header: string | string[] | null | undefined): BodyResult | undefined {
+    const value = (Array.isArray(header) ? header.join(',') : (header ?? '')).trim().toLowerCase();
+    if (value === '' || value === 'identity') return undefined;
+    return { ok: false, status: 415, message: `unsupported content encoding "${value}": send the request body uncompressed` };
 }
 
 export function tooLarge(limit: number): BodyResult {
