@@ -142,6 +142,12 @@ describe('select and include shaped as Prisma requires', () => {
         }
     });
 
+    it('a nested null select or include means none, as at the top level (as 2.x answers)', async () => {
+        const res = await call('GET', '/post/findFirst', { q: { include: { comments: { select: null }, author: { include: null } } } });
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ title: 'keep', comments: [], author: { id: 1 } });
+    });
+
     it('valid nested shapes still work', async () => {
         const res = await call('GET', '/post/findFirst', { q: { include: { author: { include: { posts: true } }, _count: { select: { comments: true } } } } });
         expect(res.status).toBe(200);

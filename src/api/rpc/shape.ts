@@ -20,7 +20,8 @@ function checkShape(value: unknown, path: string): void {
         }
         // nested reads of a relation, and `_count: { select: { … } }`
         for (const nested of ['select', 'include'] as const) {
-            if (entry[nested] !== undefined) checkShape(entry[nested], `${at}.${nested}`);
+            // `null` means none, as at the top level (Prisma accepts it)
+            if (entry[nested] !== undefined && entry[nested] !== null) checkShape(entry[nested], `${at}.${nested}`);
         }
     }
 }
