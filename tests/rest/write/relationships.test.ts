@@ -47,6 +47,21 @@ describe('relationship endpoints on the blog', () => {
         expect(again.status).toBe(200);
     });
 
+    it('removing non-members from a relationship with a required foreign key changes nothing (200); removing a member is refused', async () => {
+        const other = await api.s.prisma.post.create({ data: { title: 'other', published: true, authorId: ids.u1 } });
+        const before = await snapshot(api.s, BLOG_MODELS);
+        for (const data of [[{ type: 'comment', id: ids.comment }], [], [{ type: 'comment', id: '999' }]]) {
+            const res = await api.call({ id: ids.u1 }, 'DELETE', `/post/${other.id}/relationships/comments`, { data });
+            expect(res.status).toBe(200);
+            expect(docOf(res).data).toEqual([]);
+        }
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+        // a member cannot be detached: its foreign key is required
+        const member = await api.call({ id: ids.u1 }, 'DELETE', `/post/${ids.pub}/relationships/comments`, { data: [{ type: 'comment', id: ids.comment }] });
+        expect(member.status).toBe(400);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+    });
+
     it('adds a comment to a post (to-many, foreign key on the other side)', async () => {
         const other = await api.s.prisma.post.create({ data: { title: 'other', published: true, authorId: ids.u1 } });
         const res = await api.call({ id: ids.u1 }, 'POST', `/post/${other.id}/relationships/comments`, { data: [{ type: 'comment', id: ids.comment }] });

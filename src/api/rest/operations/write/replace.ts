@@ -17,6 +17,9 @@ import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './
  *   the current members the user can see are read, and the difference is sent as `disconnect`
  *   (policy-checked) plus `connect` (policy-checked). Members the user cannot see stay attached:
  *   a replacement replaces the set as the user sees it.
+ * - A removal (`disconnect`) from a to-many relationship is narrowed to the current members the user
+ *   can see: removing a non-member changes nothing, as JSON:API has it (Prisma would otherwise fail
+ *   on a required foreign key even though nothing is detached).
  * - An update whose data holds only relationship changes does not check the record's own policy,
  *   so the record is first read under the policy: if the user cannot see it, it is a 404 and
  *   nothing is written.
@@ -65,22 +68,32 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     if (keys.length === 0) return data;
     const select: Data = { ...idSelect(model) };
     const replaced: string[] = [];
+    const removed: string[] = [];
     for (const k of keys) {
         const op = data[k];
         const rel = model.relationships.get(k);
-        if (rel?.isArray && isObject(op) && Array.isArray(op.set)) {
-            replaced.push(k);
-            select[k] = { select: idSelect(rel.target) };
-        }
+        if (!rel?.isArray || !isObject(op)) continue;
+        if (Array.isArray(op.set)) replaced.push(k);
+        else if (Array.isArray(op.disconnect)) removed.push(k);
+        else continue;
+        select[k] = { select: idSelect(rel.target) };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
-    if (replaced.length === 0) return data;
+    if (replaced.length === 0 && removed.length === 0) return data;
     const out: Data = { ...data };
     for (const k of replaced) {
         const target = model.relationships.get(k)!.target;
         const op = diffSet(target, (data[k] as { set: Data[] }).set, (record[k] as Data[]) ?? []);
         if (op) out[k] = op;
+        else delete out[k];
+    }
+    for (const k of removed) {
+        // only current members (that the user can see) are disconnected: removing a non-member changes nothing
+        const target = model.relationships.get(k)!.target;
+        const current = new Set(((record[k] as Data[]) ?? []).map((c) => idKey(target, c)));
+        const members = (data[k] as { disconnect: Data[] }).disconnect.filter((w) => current.has(idKey(target, idFieldValues(target, w))));
+        if (members.length > 0) out[k] = { disconnect: members };
         else delete out[k];
     }
     return out;
