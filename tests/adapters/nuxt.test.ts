@@ -21,11 +21,22 @@ function h3App(f: AdapterFixture, unhandled: unknown[]) {
 
 const unhandled: unknown[] = [];
 
-describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f, unhandled)))), {}, ({ harness, send }) => {
+describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f, unhandled)))), {}, ({ harness, send, fixture }) => {
     it('other routes of the app keep working next to the API', async () => {
         const res = await harness().send({ method: 'GET', url: '/hello' });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ hello: 'world' });
+    });
+
+    it('a catch-all of any name works, as Nuxt names it after the file ([...slug].ts → /**:slug)', async () => {
+        const f = fixture();
+        const app = createApp();
+        const router = createRouter();
+        router.use('/api/named/**:slug', createEventHandler({ ...f.common, handler: f.rpc, getPrisma: () => f.getPrisma(undefined) }));
+        app.use(router);
+        const res = await supertestHarness(http.createServer(toNodeListener(app))).send({ method: 'GET', url: '/api/named/post/count' });
+        expect(res.status).toBe(200);
+        expect(typeof res.body.data).toBe('number');
     });
 
     it('a malformed Host header is a 400 in the API format, not an error escaping to h3', async () => {

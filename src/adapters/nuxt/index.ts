@@ -14,9 +14,16 @@ export interface HandlerOptions extends CommonAdapterOptions {
 /** Catch-all parameter names: Nuxt's `[...].ts` gives `_`, `[...path].ts` gives `path`. */
 const REST_PARAMS = ['_', 'path'];
 
+/** The name of a named catch-all in the matched route (`[...slug].ts` → `/api/model/**:slug` → `slug`). */
+function catchAllName(event: H3Event): string | undefined {
+    const route = (event.context.matchedRoute as { path?: unknown } | undefined)?.path;
+    return typeof route === 'string' ? /\/\*\*:([^/]+)$/.exec(route)?.[1] : undefined;
+}
+
 function restParamOf(event: H3Event): string | undefined {
     const params = event.context.params ?? {};
-    for (const name of REST_PARAMS) {
+    const named = catchAllName(event);
+    for (const name of named ? [named, ...REST_PARAMS] : REST_PARAMS) {
         if (typeof params[name] === 'string') {
             return params[name];
         }
@@ -25,7 +32,7 @@ function restParamOf(event: H3Event): string | undefined {
 }
 
 /**
- * An h3 event handler serving the API. In Nuxt: `server/api/model/[...].ts` with
+ * An h3 event handler serving the API. In Nuxt: `server/api/model/[...].ts` (or `[...slug].ts`, any name) with
  * `export default createEventHandler({ getPrisma: (event) => … })`; in plain h3 also
  * `app.use('/api/model', createEventHandler(…))` or a `router.use('/api/model/**', …)` route.
  */
