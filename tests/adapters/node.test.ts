@@ -64,6 +64,17 @@ describeAdapter('node base adapter (createNodeHandler on node:http)', async (f) 
         expect(await f.schema.prisma.user.count({ where: { email: 'gzip@x.io' } })).toBe(0);
     });
 
+    it('ignores the body of a GET, as the Fetch adapters do (malformed or over the limit)', async () => {
+        const f = fixture();
+        const handler = createNodeHandler({ ...f.common, bodyLimit: 10, getPrisma: () => f.getPrisma(undefined) });
+        const server = http.createServer((req, res) => void handler(req, res));
+        for (const body of ['{"not json', 'x'.repeat(100)]) {
+            const res = await request(server).get('/post/count').set('content-type', 'application/json').send(body);
+            expect(res.status).toBe(200);
+            expect(typeof res.body.data).toBe('number');
+        }
+    });
+
     it('refuses a declared Content-Length over the limit without reading the body', async () => {
         const f = fixture();
         const handler = createNodeHandler({ ...f.common, bodyLimit: 10, getPrisma: () => f.getPrisma(undefined) });

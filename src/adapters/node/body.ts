@@ -51,6 +51,11 @@ function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-
  * already parsed the stream (JSON object, or text/bytes that are parsed here), else read from the stream.
  */
 export async function readNodeBody(req: NodeRequest, limit: number): Promise<BodyResult> {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+        // as the Fetch adapters do: no handler reads a GET body, so a malformed or large one is not an error
+        if (!isBodyConsumed(req)) req.resume();
+        return EMPTY_BODY;
+    }
     if (isBodyConsumed(req)) {
         return req.body === undefined ? EMPTY_BODY : fromParsedBody(req.body, limit);
     }
