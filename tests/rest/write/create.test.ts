@@ -234,5 +234,12 @@ describe('create on other schema shapes', () => {
         const res = await api.call(undefined, 'POST', '/note', { data: { type: 'note', attributes: { text: 'secret' } } });
         expect([res.status, firstError(res).reason]).toEqual([403, 'RESULT_NOT_READABLE']);
         expect(await api.s.prisma.note.count()).toBe(1);
+        // it cannot be read (nor deleted): a DELETE is a 404 whether or not the id exists, telling nothing
+        const id = (await api.s.prisma.note.findFirst()).id;
+        for (const target of [id, id + 100]) {
+            const del = await api.call(undefined, 'DELETE', `/note/${target}`);
+            expect([del.status, firstError(del).code]).toEqual([404, 'not-found']);
+        }
+        expect(await api.s.prisma.note.count()).toBe(1);
     });
 });

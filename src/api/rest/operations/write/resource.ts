@@ -44,7 +44,8 @@ export async function deleteResource(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     // deleteMany applies the delete policy as a filter and needs no read-back, so a record that may
     // be deleted but not read is deleted; nothing deleted means missing (404) or denied (403)
-    const { count } = await delegateOf(req, model).deleteMany({ where: idFieldValues(model, where) });
+    // a model without any delete rule makes deleteMany throw at once: explained like any denial (404 when unreadable)
+    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, () => delegateOf(req, model).deleteMany({ where: idFieldValues(model, where) }));
     if (count === 0) {
         const explained = await explainFailure(req, { model, where, id, identifiers: [] });
         throw explained ?? new RestError('forbidden', 'denied by access policy', { ormCode: 'P2004', reason: 'ACCESS_POLICY_VIOLATION' });
