@@ -53,7 +53,24 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
             { requiredKeys: [] },
         ),
     },
+    { weight: 3, arbitrary: fc.record({ where: malformedFilter(), data: malformedWrite() }, { requiredKeys: [] }) },
 );
+
+/** Filters whose relation and logical members hold anything: primitives, null, lists, half-formed filters. */
+function malformedFilter(): fc.Arbitrary<unknown> {
+    const member = fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.dictionary(fc.constantFrom('is', 'isNot', 'some', 'every', 'none', 'id'), fc.jsonValue({ maxDepth: 1 })));
+    return fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.dictionary(fc.constantFrom('author', 'comments', 'posts', 'post', 'AND', 'OR', 'NOT', 'id'), member));
+}
+
+/** Write payloads whose nested writes hold anything. */
+function malformedWrite(): fc.Arbitrary<unknown> {
+    const ops = fc.dictionary(
+        fc.constantFrom('create', 'createMany', 'connect', 'connectOrCreate', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany', 'set', 'disconnect'),
+        fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.array(fc.oneof(fc.constant(null), fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 })),
+    );
+    const data = fc.dictionary(fc.constantFrom('title', 'author', 'comments', 'posts', 'profile', 'post'), fc.oneof(fc.jsonValue({ maxDepth: 1 }), ops));
+    return fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.array(fc.oneof(fc.constant(null), data), { maxLength: 3 }), data);
+}
 
 function deep(levels: number): unknown {
     let v: unknown = { leaf: true };

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
 import type { Args } from './input';
 
 /**
@@ -19,6 +19,33 @@ const TO_MANY_FILTERS = ['some', 'every', 'none'];
 
 function fail(path: string, expected: string): never {
     throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
+}
+
+/**
+ * Prisma's validator crashes on an empty key in an argument object ("unexpected empty path", a 500), in
+ * filters, shapes, orderings and writes alike; only Json values may hold one. Walks `value` (iteratively:
+ * its depth is the client's) and refuses any; with `skipWhere`, nested `where`s are left to checkWhere.
+ */
+function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
+    const stack: Array<[unknown, string]> = [[value, path]];
+    while (stack.length > 0) {
+        const [v, at] = stack.pop()!;
+        if (Array.isArray(v)) {
+            v.forEach((item, i) => stack.push([item, `${at}.${i}`]));
+        } else if (isObject(v)) {
+            for (const [key, item] of Object.entries(v)) {
+                if (key === '') fail(at, 'free of empty keys');
+                if (!(skipWhere && key === 'where')) stack.push([item, `${at}.${key}`]);
+            }
+        }
+    }
+}
+
+/** A scalar field's filter or update operation: a Json filter's operands are values (left alone), the rest is checked. */
+function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
+    if (!isObject(value)) return;
+    if (field.kind !== 'Json') return noEmptyKeys(value, at);
+    for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
 }
 
 function targetOf(c: Ctx, rel: RelationField): ModelDef | undefined {
@@ -43,13 +70,20 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
     if (!isObject(where)) fail(path, 'an object');
     for (const [key, value] of Object.entries(where)) {
         const at = `${path}.${key}`;
+        if (key === '') fail(path, 'free of empty keys');
         if (LOGICAL.has(key)) {
             objects(value, at, (item, p) => checkWhere(c, model, item, p));
             continue;
         }
         const rel = model.relations.get(key);
         const target = rel && targetOf(c, rel);
-        if (!rel || !target || value === undefined) continue;
+        if (!rel || !target) {
+            const scalar = model.scalars.get(key);
+            if (scalar) checkScalarArg(scalar, value, at);
+            else noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
+            continue;
+        }
+        if (value === undefined) continue;
         if (value === null && !rel.isArray) continue; // `author: null`: has no author
         if (!isObject(value)) fail(at, 'a relation filter object');
         const filters = rel.isArray ? TO_MANY_FILTERS : TO_ONE_FILTERS;
@@ -140,6 +174,7 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
                 });
                 break;
             default:
+                if (op === '') fail(path, 'free of empty keys');
                 break; // unknown nested operations are Prisma's to reject
         }
     }
@@ -149,9 +184,16 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
 function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     if (!isObject(data)) fail(path, 'an object');
     for (const [key, value] of Object.entries(data)) {
+        if (key === '') fail(path, 'free of empty keys');
         const rel = model.relations.get(key);
         const target = rel && targetOf(c, rel);
-        if (rel && target && value !== undefined) checkRelationWrite(c, rel, target, value, `${path}.${key}`);
+        if (rel && target) {
+            if (value !== undefined) checkRelationWrite(c, rel, target, value, `${path}.${key}`);
+            continue;
+        }
+        const scalar = model.scalars.get(key);
+        if (!scalar) noEmptyKeys(value, `${path}.${key}`);
+        else if (scalar.kind !== 'Json') checkScalarArg(scalar, value, `${path}.${key}`); // a Json value is data
     }
 }
 
@@ -174,6 +216,10 @@ function checkMinMax(model: ModelDef, args: Args): void {
 /** Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires. */
 export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
     const c: Ctx = { registry };
+    for (const [key, value] of Object.entries(args)) {
+        // filters and writes are walked below, with the model (Json values may hold empty keys)
+        if (!['where', 'data', 'create', 'update'].includes(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
+    }
     checkMinMax(model, args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
     checkNestedReads(c, model, args.select, 'select');
