@@ -27,6 +27,7 @@ interface SqlQuery {
 }
 
 interface DriverTransaction {
+    queryRaw?(query: SqlQuery): Promise<unknown>;
     executeRaw(query: SqlQuery): Promise<unknown>;
     commit(): Promise<void>;
     rollback(): Promise<void>;
@@ -49,8 +50,23 @@ function endStatement(query: SqlQuery): 'COMMIT' | 'ROLLBACK' | undefined {
     return sql === 'COMMIT' || sql === 'ROLLBACK' ? sql : undefined;
 }
 
+export const TRANSACTION_ENDED_MESSAGE = 'the transaction has already ended (committed, rolled back or timed out): statement refused';
+
+/** A statement sent on a transaction after its COMMIT or ROLLBACK: refused, never run outside it. */
+export class TransactionEndedError extends Error {
+    constructor() {
+        super(TRANSACTION_ENDED_MESSAGE);
+        this.name = 'TransactionEndedError';
+    }
+}
+
 function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTransaction {
     let released = false;
+    // set when COMMIT or ROLLBACK is sent: Prisma rolls back a transaction that outlives its `timeout` while
+    // an operation of it is still running (e.g. waiting on a row lock), and that operation's next statements
+    // would otherwise run on the connection after the ROLLBACK, outside any transaction (or, once the pool
+    // has handed the connection on, inside another request's): half a write committed
+    let ended = false;
     const release = async (how: 'commit' | 'rollback') => {
         if (released) return;
         released = true;
@@ -60,12 +76,14 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
             onEnd?.();
         }
     };
-    return withOverrides(tx, {
+    const overrides: Record<string, unknown> = {
         executeRaw: async (query: SqlQuery) => {
             const end = endStatement(query);
             if (!end) {
+                if (ended) throw new TransactionEndedError();
                 return tx.executeRaw(query);
             }
+            ended = true;
             try {
                 return await tx.executeRaw(query);
             } catch (err) {
@@ -77,9 +95,23 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
                 throw err;
             }
         },
-        commit: () => release('commit'),
-        rollback: () => release('rollback'),
-    });
+        commit: () => {
+            ended = true;
+            return release('commit');
+        },
+        rollback: () => {
+            ended = true;
+            return release('rollback');
+        },
+    };
+    const queryRaw = tx.queryRaw;
+    if (typeof queryRaw === 'function') {
+        overrides.queryRaw = async (query: SqlQuery) => {
+            if (ended) throw new TransactionEndedError();
+            return queryRaw.call(tx, query);
+        };
+    }
+    return withOverrides(tx, overrides);
 }
 
 /** The statement methods of a driver adapter, outside any transaction. */

@@ -1,4 +1,5 @@
 import { CodecError } from './codec';
+import { TRANSACTION_ENDED_MESSAGE } from '../../driver/transaction-cleanup';
 
 /** ZenStack's reason for data rejected by the schema's validation rules (both protocols send it with a 422). */
 export const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
@@ -222,6 +223,10 @@ export function classifyError(err: unknown): ClassifiedError {
         if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the database cannot take a value of the request (invalid data, SQLSTATE ${state})` };
         }
+    }
+    if (textOf(err).includes(TRANSACTION_ENDED_MESSAGE)) {
+        // a statement of a transaction that had timed out (and been rolled back), refused by withTransactionCleanup
+        return { kind: 'unavailable', message: BUSY_MESSAGE };
     }
     if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err))) {
         return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };

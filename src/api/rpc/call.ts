@@ -1,5 +1,6 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError, classifyError } from '../common/errors';
+import { readThenWriteOptions } from '../common/isolation';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
 import { checkArgStructure } from './arg-structure';
@@ -69,7 +70,7 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
     return (args) => (method as ClientMethod).call(delegate, args);
 }
 
-type TransactionFn = (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
+type TransactionFn = (fn: (tx: unknown) => Promise<unknown>, options?: { isolationLevel: string }) => Promise<unknown>;
 
 /** The write happened but its result cannot be read back (ZenStack's RESULT_NOT_READABLE): not a failure of the write. */
 export function isNotReadable(err: unknown): boolean {
@@ -92,14 +93,19 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     if (inTransaction) return run(client);
     const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
     if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
-    const outcome = (await ($transaction as TransactionFn).call(client, async (tx) => {
-        try {
-            return { result: await run(tx) };
-        } catch (err) {
-            if (isNotReadable(err)) return { unreadable: err };
-            throw err;
-        }
-    })) as { result: unknown } | { unreadable: unknown };
+    // the new members are computed from the current ones read in the same transaction: serializable
+    const outcome = (await ($transaction as TransactionFn).call(
+        client,
+        async (tx) => {
+            try {
+                return { result: await run(tx) };
+            } catch (err) {
+                if (isNotReadable(err)) return { unreadable: err };
+                throw err;
+            }
+        },
+        readThenWriteOptions(client),
+    )) as { result: unknown } | { unreadable: unknown };
     if ('unreadable' in outcome) throw outcome.unreadable;
     return outcome.result;
 }

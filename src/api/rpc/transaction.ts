@@ -1,5 +1,6 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
+import { readThenWriteOptions } from '../common/isolation';
 import type { ModelRegistry } from '../common/model-registry';
 import type { LoggerConfig, Response } from '../../types';
 import { isNotReadable, prepareCall, runCall, type PreparedCall } from './call';
@@ -79,7 +80,7 @@ export interface TransactionOptions {
     limits?: ArgLimits;
 }
 
-type TransactionFn = (fn: (tx: unknown) => Promise<unknown[]>) => Promise<unknown[]>;
+type TransactionFn = (fn: (tx: unknown) => Promise<unknown[]>, options?: { isolationLevel: string }) => Promise<unknown[]>;
 
 export async function runSequentialTransaction(
     prisma: unknown,
@@ -120,7 +121,7 @@ export async function runSequentialTransaction(
             }
             current = -1; // a failure from here on is the commit's, not an operation's
             return out;
-        });
+        }, calls.some((c) => c.setSites.length > 0) ? readThenWriteOptions(prisma) : undefined);
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)

@@ -1,11 +1,7 @@
 import { getDefaultModelMeta, getDefaultZodSchemas } from '../../common/defaults';
 import type { RestRequest } from '../request';
 
-/** The database provider of a client (`sqlite`, `postgresql`, …); `unknown` if the client does not say. */
-export function providerOf(prisma: unknown): string {
-    const p = (prisma as { _activeProvider?: unknown } | null)?._activeProvider;
-    return typeof p === 'string' ? p : 'unknown';
-}
+export { providerOf } from '../../common/isolation';
 
 /** The preview features a client was generated with. */
 export function previewFeaturesOf(prisma: unknown): readonly string[] {

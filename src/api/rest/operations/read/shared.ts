@@ -3,7 +3,7 @@ import type { Response } from '../../../../types';
 import { JSONAPI_HEADERS, RestError } from '../../errors';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
-import { providerOf } from '../../query/provider';
+import { snapshotOptions } from '../../../common/isolation';
 import type { PageQuery } from '../../query/types';
 
 /** Helpers shared by the read operations. */
@@ -19,9 +19,6 @@ export function ok(body: unknown, status = 200): Response {
 export function notFound(model: RestModel, id: string | number | undefined): RestError {
     return new RestError('not-found', id === undefined ? `${model.type} not found` : `${model.type} "${id}" not found`);
 }
-
-/** Isolation that makes the page and the count one snapshot (SQLite transactions are serializable already). */
-const ISOLATION: Record<string, string> = { postgresql: 'RepeatableRead', cockroachdb: 'Serializable', mysql: 'RepeatableRead' };
 
 /**
  * Reads a page and the total under the same filter and policy, consistently. When the page is not
@@ -43,13 +40,12 @@ export async function readPage<T>(
         const result = await fetch(req.prisma);
         return { result, total: rowsOf(result).length };
     }
-    const isolationLevel = ISOLATION[providerOf(req.prisma)];
     return req.prisma.$transaction(
         async (tx) => {
             const result = await fetch(tx);
             const total = derivedTotal(result) ?? (await count(tx));
             return { result, total };
         },
-        isolationLevel ? { isolationLevel } : undefined,
+        snapshotOptions(req.prisma),
     );
 }

@@ -1,5 +1,6 @@
 import type { CrudContract } from '@zenstackhq/runtime';
 import { classifyError } from '../../../common/errors';
+import { readThenWriteOptions } from '../../../common/isolation';
 import { idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
 import { whereKey } from '../../payload/identifiers';
@@ -31,6 +32,15 @@ type Data = Record<string, unknown>;
 
 function relationKeys(model: RestModel, data: Data): string[] {
     return Object.keys(data).filter((k) => model.relationships.has(k));
+}
+
+/**
+ * The options of a transaction writing `data`: a to-many replacement is computed from the members read in
+ * the same transaction, so it runs serializable where the database offers it (see `readThenWriteOptions`).
+ */
+export function writeOptions(req: RestRequest, model: RestModel, data: Data): { isolationLevel: string } | undefined {
+    const replaces = Object.entries(data).some(([k, op]) => model.relationships.get(k)?.isArray && isObject(op) && Array.isArray(op.set));
+    return replaces ? readThenWriteOptions(req.prisma) : undefined;
 }
 
 function idKey(model: RestModel, values: Record<string, unknown>): string {
@@ -120,7 +130,7 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                 if (classifyError(err).kind === 'not-readable') return { unreadable: err };
                 throw err;
             }
-        });
+        }, writeOptions(req, model, data));
         if ('unreadable' in outcome) throw outcome.unreadable;
         return outcome.record;
     });

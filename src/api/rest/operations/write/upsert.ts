@@ -7,7 +7,7 @@ import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
 import { classifyError } from '../../../common/errors';
 import { delegateOf, guardedWrite } from './guard';
-import { resolveRelationChanges } from './replace';
+import { resolveRelationChanges, writeOptions } from './replace';
 import { payloadOptions, prepare, selfLink } from './prepare';
 
 /**
@@ -111,7 +111,7 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
             if (classifyError(err).kind === 'not-readable') return { unreadable: err };
             throw err;
         }
-    });
+    }, writeOptions(req, model, update));
     if ('unreadable' in outcome) throw outcome.unreadable;
     return outcome.record;
 }
