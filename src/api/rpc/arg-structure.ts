@@ -1,7 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
-import type { Args } from './input';
+import { isPlainObject, type Args } from './input';
 
 /**
  * The object structure Prisma requires of filters and writes, checked against the model before the
@@ -32,7 +32,8 @@ function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
         const [v, at] = stack.pop()!;
         if (Array.isArray(v)) {
             v.forEach((item, i) => stack.push([item, `${at}.${i}`]));
-        } else if (isObject(v)) {
+        } else if (isPlainObject(v)) {
+            // typed values (Date, Decimal, Buffer …) have no keys of their own to check
             for (const [key, item] of Object.entries(v)) {
                 if (key === '') fail(at, 'free of empty keys');
                 if (!(skipWhere && key === 'where')) stack.push([item, `${at}.${key}`]);
@@ -43,7 +44,7 @@ function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
 
 /** A scalar field's filter or update operation: a Json filter's operands are values (left alone), the rest is checked. */
 function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
-    if (!isObject(value)) return;
+    if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
 }
