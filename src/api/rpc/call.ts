@@ -1,6 +1,7 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError, classifyError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
+import { transactionKeepingWrites } from '../common/transactions';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
 import { checkArgStructure } from './arg-structure';
@@ -70,8 +71,6 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
     return (args) => (method as ClientMethod).call(delegate, args);
 }
 
-type TransactionFn = (fn: (tx: unknown) => Promise<unknown>, options?: { isolationLevel: string }) => Promise<unknown>;
-
 /** The write happened but its result cannot be read back (ZenStack's RESULT_NOT_READABLE): not a failure of the write. */
 export function isNotReadable(err: unknown): boolean {
     return classifyError(err).kind === 'not-readable';
@@ -91,21 +90,6 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
         return clientMethod(tx, call.model, call.op)(call.args);
     };
     if (inTransaction) return run(client);
-    const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
-    if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
     // the new members are computed from the current ones read in the same transaction: serializable
-    const outcome = (await ($transaction as TransactionFn).call(
-        client,
-        async (tx) => {
-            try {
-                return { result: await run(tx) };
-            } catch (err) {
-                if (isNotReadable(err)) return { unreadable: err };
-                throw err;
-            }
-        },
-        readThenWriteOptions(client),
-    )) as { result: unknown } | { unreadable: unknown };
-    if ('unreadable' in outcome) throw outcome.unreadable;
-    return outcome.result;
+    return transactionKeepingWrites(client, run, readThenWriteOptions(client));
 }

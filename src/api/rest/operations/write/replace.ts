@@ -1,5 +1,5 @@
 import type { CrudContract } from '@zenstackhq/runtime';
-import { classifyError } from '../../../common/errors';
+import { transactionKeepingWrites } from '../../../common/transactions';
 import { readThenWriteOptions } from '../../../common/isolation';
 import { idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
@@ -120,18 +120,15 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
         if (relationKeys(model, data).length === 0) {
             return delegateOf(req, model).update({ where, data, select }) as Promise<Data>;
         }
-        const outcome = await req.prisma.$transaction(async (tx) => {
-            const resolved = await resolveRelationChanges(tx, model, where, data);
-            if (!resolved) throw resourceNotFound(model, target.id);
-            try {
-                return { record: (await tx[model.key].update({ where, data: resolved, select })) as Data };
-            } catch (err) {
-                // written, but not readable back: commit (the write is kept) and report it afterwards
-                if (classifyError(err).kind === 'not-readable') return { unreadable: err };
-                throw err;
-            }
-        }, writeOptions(req, model, data));
-        if ('unreadable' in outcome) throw outcome.unreadable;
-        return outcome.record;
+        return transactionKeepingWrites(
+            req.prisma,
+            async (t) => {
+                const tx = t as CrudContract;
+                const resolved = await resolveRelationChanges(tx, model, where, data);
+                if (!resolved) throw resourceNotFound(model, target.id);
+                return (await tx[model.key].update({ where, data: resolved, select })) as Data;
+            },
+            writeOptions(req, model, data),
+        );
     });
 }

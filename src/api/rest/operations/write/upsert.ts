@@ -5,7 +5,8 @@ import { selectFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
-import { classifyError } from '../../../common/errors';
+import type { CrudContract } from '@zenstackhq/runtime';
+import { transactionKeepingWrites } from '../../../common/transactions';
 import { delegateOf, guardedWrite } from './guard';
 import { resolveRelationChanges, writeOptions } from './replace';
 import { payloadOptions, prepare, selfLink } from './prepare';
@@ -102,18 +103,15 @@ type Data = Record<string, unknown>;
  * to-many relationship only connects its members: nothing is ever detached without a policy check.
  */
 async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, select: Data): Promise<Data> {
-    const outcome = await req.prisma.$transaction(async (tx) => {
-        const resolved = (await resolveRelationChanges(tx, model, where, update)) ?? connectOnly(model, update);
-        try {
-            return { record: (await tx[model.key].upsert({ where, create, update: resolved, select })) as Data };
-        } catch (err) {
-            // written, but not readable back: commit (the write is kept) and report it afterwards
-            if (classifyError(err).kind === 'not-readable') return { unreadable: err };
-            throw err;
-        }
-    }, writeOptions(req, model, update));
-    if ('unreadable' in outcome) throw outcome.unreadable;
-    return outcome.record;
+    return transactionKeepingWrites(
+        req.prisma,
+        async (t) => {
+            const tx = t as CrudContract;
+            const resolved = (await resolveRelationChanges(tx, model, where, update)) ?? connectOnly(model, update);
+            return (await tx[model.key].upsert({ where, create, update: resolved, select })) as Data;
+        },
+        writeOptions(req, model, update),
+    );
 }
 
 function connectOnly(model: RestModel, update: Data): Data {

@@ -1,0 +1,28 @@
+import { classifyError } from './errors';
+
+type TransactionFn<T> = (fn: (tx: unknown) => Promise<T>, options?: { isolationLevel: string }) => Promise<T>;
+
+/**
+ * Runs `fn` in one interactive transaction of `client`. A write in it whose result the user may not read
+ * back (ZenStack's RESULT_NOT_READABLE) has happened and is kept: the transaction commits, and the error
+ * is thrown afterwards, as ZenStack does with its own transactions (thrown inside, it would roll back a
+ * write the answer then calls done).
+ */
+export async function transactionKeepingWrites<T>(client: unknown, fn: (tx: unknown) => Promise<T>, options?: { isolationLevel: string }): Promise<T> {
+    const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
+    if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
+    const outcome = await ($transaction as TransactionFn<{ result: T } | { unreadable: unknown }>).call(
+        client,
+        async (tx) => {
+            try {
+                return { result: await fn(tx) };
+            } catch (err) {
+                if (classifyError(err).kind === 'not-readable') return { unreadable: err };
+                throw err;
+            }
+        },
+        options,
+    );
+    if ('unreadable' in outcome) throw outcome.unreadable;
+    return outcome.result;
+}
