@@ -1,5 +1,10 @@
 import { classifyError } from './errors';
 
+/** The write happened but its result cannot be read back (ZenStack's RESULT_NOT_READABLE): not a failure of the write. */
+export function isNotReadable(err: unknown): boolean {
+    return classifyError(err).kind === 'not-readable';
+}
+
 type TransactionFn<T> = (fn: (tx: unknown) => Promise<T>, options?: { isolationLevel: string }) => Promise<T>;
 
 /**
@@ -17,7 +22,7 @@ export async function transactionKeepingWrites<T>(client: unknown, fn: (tx: unkn
             try {
                 return { result: await fn(tx) };
             } catch (err) {
-                if (classifyError(err).kind === 'not-readable') return { unreadable: err };
+                if (isNotReadable(err)) return { unreadable: err };
                 throw err;
             }
         },

@@ -14,6 +14,8 @@ import { isPlainObject, type Args } from './input';
 type Ctx = { registry: ModelRegistry };
 
 const LOGICAL = new Set(['AND', 'OR', 'NOT']);
+/** Arguments walked with the model below (filters and writes, where Json values may hold empty keys). */
+const MODEL_WALKED = new Set(['where', 'data', 'create', 'update']);
 const TO_ONE_FILTERS = ['is', 'isNot'];
 const TO_MANY_FILTERS = ['some', 'every', 'none'];
 
@@ -219,7 +221,7 @@ export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opNa
     const c: Ctx = { registry };
     for (const [key, value] of Object.entries(args)) {
         // filters and writes are walked below, with the model (Json values may hold empty keys)
-        if (!['where', 'data', 'create', 'update'].includes(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
+        if (!MODEL_WALKED.has(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
     }
     checkMinMax(model, args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');

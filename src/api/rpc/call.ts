@@ -1,5 +1,5 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
-import { BadRequestError, classifyError } from '../common/errors';
+import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import { transactionKeepingWrites } from '../common/transactions';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
@@ -69,11 +69,6 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
         throw new Error(`the client has no ${model.key}.${op.name} method`);
     }
     return (args) => (method as ClientMethod).call(delegate, args);
-}
-
-/** The write happened but its result cannot be read back (ZenStack's RESULT_NOT_READABLE): not a failure of the write. */
-export function isNotReadable(err: unknown): boolean {
-    return classifyError(err).kind === 'not-readable';
 }
 
 /**
