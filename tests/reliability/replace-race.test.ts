@@ -6,7 +6,7 @@ import { loadSchema, type TestSchema } from '../support/schema';
 /**
  * Two requests replacing the same to-many relationship at once, with different lists. Each computes what
  * to detach from the members it reads; at Read Committed (PostgreSQL's default) both succeeded and left
- * the union of the two lists, which neither asked for. Now the result is exactly one of the lists, and a
+ * the union of the two lists, which neither asked for (a REST upsert answers 201 where the others answer 200). Now the result is exactly one of the lists, and a
  * request that lost the race answers 503 (try again) without writing anything.
  */
 
@@ -51,9 +51,33 @@ describePg('concurrent replacements of a to-many relationship (PostgreSQL)', () 
             modelMeta: s.modelMeta,
         });
 
+    const viaUpsert = (list: string) =>
+        RestApiHandler({ endpoint: 'http://localhost/api' })({
+            ...ctx,
+            method: 'POST',
+            path: '/user',
+            requestBody: {
+                data: { type: 'user', attributes: { email: 'a@x' }, relationships: { allTypes: { data: [{ type: 'allTypes', id: list }] } } },
+                meta: { operation: 'upsert', matchFields: ['email'] },
+            },
+            prisma: s.enhance({ id: 1 }),
+            modelMeta: s.modelMeta,
+        }).then((res) => ({ ...res, status: res.status === 201 ? 200 : res.status }));
+    const viaSequential = (list: string) =>
+        RPCApiHandler()({
+            ...ctx,
+            method: 'POST',
+            path: '/$transaction/sequential',
+            requestBody: [{ model: 'user', op: 'update', args: { where: { id: 1 }, data: { allTypes: { set: [{ id: list }] } } } }],
+            prisma: s.enhance({ id: 1 }),
+            modelMeta: s.modelMeta,
+        });
+
     it.each([
         ['REST relationship PATCH', viaRest],
         ['RPC relation set', viaRpc],
+        ['REST upsert replacing the relationship', viaUpsert],
+        ['RPC relation set in $transaction/sequential', viaSequential],
     ])('%s: the result is one of the requested lists, never their union', async (_name, replace) => {
         if (!(await requirePg())) return;
         for (let round = 0; round < 10; round++) {
