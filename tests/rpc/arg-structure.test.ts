@@ -150,3 +150,95 @@ describe('malformed filters and payloads without zod', () => {
         expect((await s.prisma.post.findUnique({ where: { id: 2 } })).authorId).toBeNull();
     });
 });
+
+describe('numbers Prisma would silently change', () => {
+    const WRAPS = 2 ** 32 + 1; // Prisma's query compiler reads skip/take modulo 2^32: this one as 1
+
+    it.each<[string, string, string, Record<string, unknown>, RegExp]>([
+        ['a fractional id in findUnique (found post 1)', 'GET', '/post/findUnique', { q: { where: { id: 1.2 } } }, /"where.id" must be an integer/],
+        ['a fractional id in delete (deleted post 1)', 'DELETE', '/post/delete', { q: { where: { id: 1.5 } } }, /"where.id" must be an integer/],
+        ['fractional ids in deleteMany (deleted posts 1 and 2)', 'DELETE', '/post/deleteMany', { q: { where: { id: { in: [1.5, 2.5] } } } }, /"where.id.in.0" must be an integer/],
+        ['a fraction under not', 'DELETE', '/post/deleteMany', { q: { where: { viewCount: { not: { lt: 0.5 } } } } }, /"where.viewCount.not.lt" must be an integer/],
+        ['a fractional Int in update data (stored 2)', 'PATCH', '/post/update', { body: { where: { id: 1 }, data: { viewCount: 2.5 } } }, /"data.viewCount" must be an integer/],
+        ['a fractional increment', 'PATCH', '/post/update', { body: { where: { id: 1 }, data: { viewCount: { increment: 0.5 } } } }, /"data.viewCount.increment"/],
+        ['a fractional Int in a nested create', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { create: { title: 'n', viewCount: 1.5 } } } } }, /"data.posts.create.viewCount"/],
+        ['a fractional Int in a nested update filter', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { updateMany: { where: { id: 1.5 }, data: { title: 'x' } } } } } }, /"data.posts.updateMany.where.id"/],
+        ['a fractional Int in createMany', 'POST', '/allTypes/createMany', { body: { data: [{ id: 'a', int: 1 }, { id: 'b', int: 7.9 }] } }, /"data.1.int"/],
+        ['a fractional cursor', 'GET', '/post/findMany', { q: { cursor: { id: 1.5 } } }, /"cursor.id" must be an integer/],
+        ['a fractional groupBy condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { viewCount: { _sum: { gt: 0.5 } } } } }, /"having.viewCount._sum.gt"/],
+        ['a fractional _count condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { OR: [{ title: { _count: { gte: 1.5 } } }] } } }, /"having.OR.0.title._count.gte"/],
+        ['skip beyond 32 bits (skipped 1)', 'GET', '/post/findMany', { q: { skip: WRAPS } }, /"skip" must be an integer from 0 to 2147483647/],
+        ['take beyond 32 bits (took 1)', 'GET', '/post/findMany', { q: { take: WRAPS } }, /"take" must be an integer from -2147483647 to 2147483647/],
+        ['take of -2^32 (took none)', 'GET', '/post/findMany', { q: { take: -(2 ** 32) } }, /"take" must be an integer/],
+        ['a fractional skip', 'GET', '/post/findMany', { q: { skip: 1.5 } }, /"skip" must be an integer/],
+        ['a negative skip', 'GET', '/post/findMany', { q: { skip: -1 } }, /"skip" must be an integer from 0/],
+        ['skip of a count (counted 1 of 2)', 'GET', '/post/count', { q: { skip: WRAPS } }, /"skip"/],
+        ['take of an aggregate', 'GET', '/post/aggregate', { q: { take: 2.5, _count: true } }, /"take"/],
+        ['take of a nested to-many read', 'GET', '/user/findMany', { q: { include: { posts: { take: WRAPS } } } }, /"include.posts.take"/],
+        ['skip of a nested to-many read', 'GET', '/user/findMany', { q: { select: { posts: { skip: WRAPS } } } }, /"select.posts.skip"/],
+        ['a cursor of a nested read', 'GET', '/user/findMany', { q: { include: { posts: { cursor: { id: 1.5 } } } } }, /"include.posts.cursor.id"/],
+        ['skip/take of a write\'s nested read', 'PATCH', '/post/update', { body: { where: { id: 1 }, data: { title: 'x' }, include: { comments: { take: 2 ** 40 } } } }, /"include.comments.take"/],
+    ])('%s is a 400 and changes nothing', async (_name, method, path, input, message) => {
+        const before = await snapshot();
+        const res = await call(method, path, input);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(message);
+        expect(await snapshot()).toEqual(before);
+        expect(await s.prisma.allTypes.count()).toBe(0);
+    });
+
+    it('is the same with zod schemas, which let these numbers through', async () => {
+        const zod = rpcCaller(s, { user: { id: 1 }, zod: true });
+        const before = await snapshot();
+        for (const [method, path, input] of [
+            ['DELETE', '/post/delete', { q: { where: { id: 1.5 } } }],
+            ['PATCH', '/post/update', { body: { where: { id: 1 }, data: { viewCount: 2.5 } } }],
+            ['GET', '/post/findMany', { q: { skip: WRAPS } }],
+        ] as const) {
+            const res = await zod(method, path, input);
+            expect({ path, status: res.status }).toEqual({ path, status: 400 });
+            expect(res.body.error.message).toMatch(/must be an integer/);
+        }
+        expect(await snapshot()).toEqual(before);
+    });
+
+    it('checks the fields of a compound unique key', async () => {
+        const t = await loadSchema(`
+model Seat {
+  row    Int
+  number Int
+  label  String
+  @@id([row, number])
+  @@allow('all', true)
+}
+`);
+        try {
+            await t.prisma.seat.create({ data: { row: 1, number: 2, label: 'a' } });
+            const seats = rpcCaller(t);
+            const res = await seats('DELETE', '/seat/delete', { q: { where: { row_number: { row: 1, number: 2.5 } } } });
+            expect(res.status).toBe(400);
+            expect(res.body.error.message).toMatch(/"where.row_number.number" must be an integer/);
+            expect(await t.prisma.seat.count()).toBe(1);
+            const ok = await seats('DELETE', '/seat/delete', { q: { where: { row_number: { row: 1, number: 2 } } } });
+            expect([ok.status, ok.body.data.label]).toEqual([200, 'a']);
+        } finally {
+            await t.cleanup();
+        }
+    });
+
+    it('integers, negative takes, averages and Float values still pass', async () => {
+        const ids = async (q: unknown) => {
+            const res = await call('GET', '/post/findMany', { q });
+            expect(res.status).toBe(200);
+            return res.body.data.map((p: { id: number }) => p.id);
+        };
+        expect(await ids({ take: -1, orderBy: { id: 'asc' } })).toEqual([2]);
+        expect(await ids({ skip: 1, take: 2147483647, orderBy: { id: 'asc' } })).toEqual([2]);
+        expect(await ids({ where: { id: { in: [1, 2] }, viewCount: { gte: -0 } }, orderBy: { id: 'asc' } })).toEqual([1, 2]);
+        expect(await ids({ cursor: { id: 2 } })).toEqual([2]);
+        const grouped = await call('GET', '/post/groupBy', { q: { by: ['authorId'], having: { viewCount: { _avg: { gte: 0.5 } } } } });
+        expect([grouped.status, grouped.body.data]).toEqual([200, []]);
+        const created = await call('POST', '/allTypes/create', { body: { data: { id: 'f', float: 2.5, int: 3 } } });
+        expect([created.status, created.body.data.float, created.body.data.int]).toEqual([201, 2.5, 3]);
+    });
+});

@@ -1,6 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
+import { checkIntegers, checkPaging } from './arg-numbers';
 import { isPlainObject, type Args } from './input';
 
 /**
@@ -8,7 +9,8 @@ import { isPlainObject, type Args } from './input';
  * client runs, for the requests zod does not validate (no `zodSchemas`). ZenStack's policy layer
  * dereferences these values before Prisma validates them: a malformed one either crashes it (a 500,
  * e.g. `where: { author: 5 }` or `data: [null]`) or, worse, is dropped, so that `deleteMany` with
- * `where: 5` deletes every row the user may delete. Values of scalar fields are left to Prisma.
+ * `where: 5` deletes every row the user may delete. Values of scalar fields are left to Prisma, except
+ * the numbers it would silently change (arg-numbers.ts).
  */
 
 type Ctx = { registry: ModelRegistry };
@@ -46,6 +48,7 @@ function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
 
 /** A scalar field's filter or update operation: a Json filter's operands are values (left alone), the rest is checked. */
 function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
+    if (field.kind === 'Int') checkIntegers(value, at);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
@@ -82,8 +85,18 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
         const target = rel && targetOf(c, rel);
         if (!rel || !target) {
             const scalar = model.scalars.get(key);
-            if (scalar) checkScalarArg(scalar, value, at);
-            else noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
+            if (scalar) {
+                checkScalarArg(scalar, value, at);
+                continue;
+            }
+            noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
+            const compound = model.uniqueConstraints[key];
+            if (compound && isObject(value)) {
+                for (const name of compound.fields) {
+                    const field = model.scalars.get(name);
+                    if (field) checkScalarArg(field, value[name], `${at}.${name}`);
+                }
+            }
             continue;
         }
         if (value === undefined) continue;
@@ -115,6 +128,8 @@ function checkNestedReads(c: Ctx, model: ModelDef, shape: unknown, path: string)
         const target = rel && targetOf(c, rel);
         if (!target) continue;
         if (value.where !== undefined) checkWhere(c, target, value.where, `${path}.${key}.where`);
+        if (value.cursor !== undefined) checkWhere(c, target, value.cursor, `${path}.${key}.cursor`);
+        checkPaging(value, `${path}.${key}`);
         checkNestedReads(c, target, value.select, `${path}.${key}.select`);
         checkNestedReads(c, target, value.include, `${path}.${key}.include`);
     }
@@ -201,6 +216,29 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
 }
 
 /**
+ * `having` of a groupBy: conditions on a field's value or aggregates. Those of an Int field hold Ints,
+ * except `_avg`; `_count` conditions hold Ints whatever the field.
+ */
+function checkHaving(model: ModelDef, having: unknown, path: string): void {
+    if (!isObject(having)) return;
+    for (const [key, value] of Object.entries(having)) {
+        const at = `${path}.${key}`;
+        if (LOGICAL.has(key)) {
+            if (Array.isArray(value) || isObject(value)) objects(value, at, (item, p) => checkHaving(model, item, p));
+            continue;
+        }
+        const field = model.scalars.get(key);
+        if (!field || !isObject(value)) {
+            if (field?.kind === 'Int') checkIntegers(value, at);
+            continue;
+        }
+        for (const [op, operand] of Object.entries(value)) {
+            if (op === '_count' || (field.kind === 'Int' && op !== '_avg')) checkIntegers(operand, `${at}.${op}`);
+        }
+    }
+}
+
+/**
  * `_min`/`_max` of a Bytes field pass Prisma's validation, but its query compiler cannot read the result
  * back (an internal error, which would be a 500 for a well-formed request): refused up front.
  */
@@ -224,7 +262,10 @@ export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opNa
         if (!MODEL_WALKED.has(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
     }
     checkMinMax(model, args);
+    checkPaging(args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
+    if (args.cursor !== undefined) checkWhere(c, model, args.cursor, 'cursor');
+    if (args.having !== undefined) checkHaving(model, args.having, 'having');
     checkNestedReads(c, model, args.select, 'select');
     checkNestedReads(c, model, args.include, 'include');
     if (opName === 'upsert') {

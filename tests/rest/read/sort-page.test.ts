@@ -232,12 +232,24 @@ describe('REST pagination', () => {
         [{ 'page[limit]': '1.5' }, 'page[limit]', /non-negative integer/],
         [{ 'page[limit]': '0' }, 'page[limit]', /at least 1/],
         [{ 'page[limit]': '1001' }, 'page[limit]', /must not exceed 1000/],
+        // Prisma reads skip modulo 2^32: this offset answered the page starting at row 1
+        [{ 'page[offset]': String(2 ** 32 + 1) }, 'page[offset]', /must not exceed 2147483647/],
+        [{ 'page[offset]': '2147483648' }, 'page[offset]', /must not exceed 2147483647/],
         [{ 'page[size]': '2' }, 'page[size]', /unsupported page parameter/],
         [{ 'page[offset]': ['1', '2'] }, 'page[offset]', /more than once/],
     ])('%j → 400 invalid-page', async (query, parameter, detail) => {
         const res = await api.get('/user', query);
         expect(res.status).toBe(400);
         expect(api.body(res).errors[0]).toMatchObject({ code: 'invalid-page', detail: expect.stringMatching(detail), source: { parameter } });
+    });
+
+    it('the largest offset Prisma takes as it is answers an empty page, on collections and relationships', async () => {
+        for (const path of ['/user', '/user/1/posts', '/user/1/relationships/posts']) {
+            const res = await api.get(path, { 'page[offset]': '2147483647' });
+            expect([path, res.status, api.body(res).data]).toEqual([path, 200, []]);
+        }
+        const related = await api.get('/user/1/posts', { 'page[offset]': String(2 ** 32 + 1) });
+        expect(api.body(related).errors[0]).toMatchObject({ status: 400, code: 'invalid-page', source: { parameter: 'page[offset]' } });
     });
 
     it('honours maxPageSize', async () => {

@@ -1,0 +1,47 @@
+import { BadRequestError } from '../common/errors';
+import { isPlainObject } from './input';
+
+/**
+ * Numbers Prisma would silently change. Its client takes a fraction for an `Int` and truncates it
+ * (`where: { id: 5.7 }` finds, updates or deletes record 5; `data: { int: 7.9 }` stores 7), and its
+ * query compiler wraps `skip`/`take` to 32 bits (`skip: 2 ** 32 + 1` skips one row, `take: 2 ** 32`
+ * takes none), with or without zod schemas. Both are refused here with a 400 naming the place.
+ */
+
+const INT32_MAX = 2147483647;
+
+function fail(path: string, expected: string): never {
+    throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
+}
+
+/**
+ * Every number in the value of an `Int` field (an equality, a filter such as `{ in: [...] }` or
+ * `{ not: { gt } }`, an update such as `{ increment }`, a scalar list) must be an integer.
+ */
+export function checkIntegers(value: unknown, path: string): void {
+    const stack: Array<[unknown, string]> = [[value, path]];
+    while (stack.length > 0) {
+        const [v, at] = stack.pop()!;
+        if (typeof v === 'number') {
+            if (!Number.isInteger(v)) fail(at, 'an integer (the field is an Int)');
+        } else if (Array.isArray(v)) {
+            // pushed last to first, so that the first offending number is the one reported
+            for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}.${i}`]);
+        } else if (isPlainObject(v)) {
+            const entries = Object.entries(v);
+            for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${at}.${entries[i][0]}`]);
+        }
+    }
+}
+
+/** `skip` and `take` of a read (top level, or of a nested to-many read at `path`): integers Prisma does not wrap. */
+export function checkPaging(args: Record<string, unknown>, path?: string): void {
+    const at = (key: string) => (path ? `${path}.${key}` : key);
+    const { skip, take } = args;
+    if (typeof skip === 'number' && !(Number.isInteger(skip) && skip >= 0 && skip <= INT32_MAX)) {
+        fail(at('skip'), `an integer from 0 to ${INT32_MAX}`);
+    }
+    if (typeof take === 'number' && !(Number.isInteger(take) && Math.abs(take) <= INT32_MAX)) {
+        fail(at('take'), `an integer from -${INT32_MAX} to ${INT32_MAX}`);
+    }
+}
