@@ -5,7 +5,8 @@ import { isPlainObject } from './input';
  * Numbers Prisma would silently change. Its client takes a fraction for an `Int` and truncates it
  * (`where: { id: 5.7 }` finds, updates or deletes record 5; `data: { int: 7.9 }` stores 7), and its
  * query compiler wraps `skip`/`take` to 32 bits (`skip: 2 ** 32 + 1` skips one row, `take: 2 ** 32`
- * takes none), with or without zod schemas. Both are refused here with a 400 naming the place.
+ * takes none), with or without zod schemas. Both are refused here with a 400 naming the place, as
+ * is an `Int` beyond 2^53, which SQLite would store but the client could not read back.
  */
 
 const INT32_MAX = 2147483647;
@@ -24,6 +25,8 @@ export function checkIntegers(value: unknown, path: string): void {
         const [v, at] = stack.pop()!;
         if (typeof v === 'number') {
             if (!Number.isInteger(v)) fail(at, 'an integer (the field is an Int)');
+            // SQLite stores a larger one, and the client then fails to read the row back: a 500 after the write
+            if (!Number.isSafeInteger(v)) fail(at, 'an integer within ±(2^53 - 1) (the field is an Int)');
         } else if (Array.isArray(v)) {
             // pushed last to first, so that the first offending number is the one reported
             for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}.${i}`]);
