@@ -165,6 +165,7 @@ describe('numbers Prisma would silently change', () => {
         ['a fractional Int in a nested update filter', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { updateMany: { where: { id: 1.5 }, data: { title: 'x' } } } } } }, /"data.posts.updateMany.where.id"/],
         ['a fractional Int in createMany', 'POST', '/allTypes/createMany', { body: { data: [{ id: 'a', int: 1 }, { id: 'b', int: 7.9 }] } }, /"data.1.int"/],
         ['an Int beyond 2^53 (SQLite stored it, then the read-back failed: a 500 after the write)', 'POST', '/allTypes/create', { body: { data: { id: 'a', int: 2 ** 53 + 2 } } }, /"data.int" must be an integer within/],
+        ['a BigInt beyond 64 bits (the data layer\'s 400 named nothing)', 'POST', '/allTypes/create', { body: { data: { id: 'a', bigInt: '9223372036854775808' }, meta: { serialization: { values: { 'data.bigInt': ['bigint'] } } } } }, /"data.bigInt" must be a 64-bit integer/],
         ['a fractional cursor', 'GET', '/post/findMany', { q: { cursor: { id: 1.5 } } }, /"cursor.id" must be an integer/],
         ['a fractional groupBy condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { viewCount: { _sum: { gt: 0.5 } } } } }, /"having.viewCount._sum.gt"/],
         ['a fractional _count condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { OR: [{ title: { _count: { gte: 1.5 } } }] } } }, /"having.OR.0.title._count.gte"/],

@@ -97,6 +97,14 @@ export function decodeDecimal(value: unknown, path?: string): Decimal {
     return new Decimal(value.trim());
 }
 
+/** Prisma's BigInt is 64-bit signed on every provider. */
+export const BIGINT_MIN = -(2n ** 63n);
+export const BIGINT_MAX = 2n ** 63n - 1n;
+
+export function isBigInt64(value: bigint): boolean {
+    return value >= BIGINT_MIN && value <= BIGINT_MAX;
+}
+
 export function decodeBigInt(value: unknown, path?: string): bigint {
     if (typeof value === 'number' && Number.isSafeInteger(value)) {
         return BigInt(value);
@@ -104,7 +112,9 @@ export function decodeBigInt(value: unknown, path?: string): bigint {
     if (typeof value !== 'string' || !BIGINT_STRING.test(value.trim())) {
         throw new CodecError('invalid BigInt value', path);
     }
-    return BigInt(value.trim());
+    const n = BigInt(value.trim());
+    if (!isBigInt64(n)) throw new CodecError('BigInt value beyond 64 bits', path);
+    return n;
 }
 
 export function decodeDate(value: unknown, path?: string): Date {

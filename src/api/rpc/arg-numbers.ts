@@ -1,3 +1,4 @@
+import { isBigInt64 } from '../common/codec';
 import { BadRequestError } from '../common/errors';
 import { isPlainObject } from './input';
 
@@ -15,26 +16,41 @@ function fail(path: string, expected: string): never {
     throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
 }
 
+/** Calls `visit` with every value in `value` that is neither a list nor a plain object, first to last. */
+function eachLeaf(value: unknown, path: string, visit: (leaf: unknown, at: string) => void): void {
+    const stack: Array<[unknown, string]> = [[value, path]];
+    while (stack.length > 0) {
+        const [v, at] = stack.pop()!;
+        if (Array.isArray(v)) {
+            // pushed last to first, so that the first offending value is the one reported
+            for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}.${i}`]);
+        } else if (isPlainObject(v)) {
+            const entries = Object.entries(v);
+            for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${at}.${entries[i][0]}`]);
+        } else {
+            visit(v, at);
+        }
+    }
+}
+
 /**
  * Every number in the value of an `Int` field (an equality, a filter such as `{ in: [...] }` or
  * `{ not: { gt } }`, an update such as `{ increment }`, a scalar list) must be an integer.
  */
 export function checkIntegers(value: unknown, path: string): void {
-    const stack: Array<[unknown, string]> = [[value, path]];
-    while (stack.length > 0) {
-        const [v, at] = stack.pop()!;
-        if (typeof v === 'number') {
-            if (!Number.isInteger(v)) fail(at, 'an integer (the field is an Int)');
-            // SQLite stores a larger one, and the client then fails to read the row back: a 500 after the write
-            if (!Number.isSafeInteger(v)) fail(at, 'an integer within ±(2^53 - 1) (the field is an Int)');
-        } else if (Array.isArray(v)) {
-            // pushed last to first, so that the first offending number is the one reported
-            for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}.${i}`]);
-        } else if (isPlainObject(v)) {
-            const entries = Object.entries(v);
-            for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], `${at}.${entries[i][0]}`]);
-        }
-    }
+    eachLeaf(value, path, (v, at) => {
+        if (typeof v !== 'number') return;
+        if (!Number.isInteger(v)) fail(at, 'an integer (the field is an Int)');
+        // SQLite stores a larger one, and the client then fails to read the row back: a 500 after the write
+        if (!Number.isSafeInteger(v)) fail(at, 'an integer within ±(2^53 - 1) (the field is an Int)');
+    });
+}
+
+/** Every bigint in the value of a `BigInt` field must fit its 64 bits (the data layer's error names nothing). */
+export function checkBigInts(value: unknown, path: string): void {
+    eachLeaf(value, path, (v, at) => {
+        if (typeof v === 'bigint' && !isBigInt64(v)) fail(at, 'a 64-bit integer (the field is a BigInt)');
+    });
 }
 
 /** `skip` and `take` of a read (top level, or of a nested to-many read at `path`): integers Prisma does not wrap. */

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
-import { checkIntegers, checkPaging } from './arg-numbers';
+import { checkBigInts, checkIntegers, checkPaging } from './arg-numbers';
 import { isPlainObject, type Args } from './input';
 
 /**
@@ -49,6 +49,7 @@ function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
 /** A scalar field's filter or update operation: a Json filter's operands are values (left alone), the rest is checked. */
 function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
     if (field.kind === 'Int') checkIntegers(value, at);
+    else if (field.kind === 'BigInt') checkBigInts(value, at);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');

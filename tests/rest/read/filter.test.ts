@@ -71,6 +71,8 @@ describe('REST filters (SQLite)', () => {
             expect(await ids('/allTypes', { 'filter[string]': 'beta' })).toEqual(['b']);
             expect(await ids('/allTypes', { 'filter[int]': '1' })).toEqual(['a']);
             expect(await ids('/allTypes', { 'filter[float]': '2.5' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[float$gt]': '2E0', 'filter[float$lt]': '.3e+1' })).toEqual(['b']);
+            expect(await ids('/allTypes', { 'filter[bigInt$lt]': '9223372036854775807', 'filter[bigInt$gt]': '-9223372036854775808' })).toEqual(['a', 'b']);
             expect(await ids('/allTypes', { 'filter[bigInt]': '9007199254740993' })).toEqual(['b']);
             expect(await ids('/allTypes', { 'filter[decimal]': '1.25' })).toEqual(['a']);
             expect(await ids('/allTypes', { 'filter[boolean]': 'true' })).toEqual(['a']);
@@ -215,6 +217,11 @@ describe('REST filters (SQLite)', () => {
                 [{ 'filter[bigInt]': '1.5' }, /integer/],
                 [{ 'filter[decimal]': 'one' }, /decimal/],
                 [{ 'filter[float]': 'x' }, /number/],
+                [{ 'filter[float]': '0x10' }, /number/], // Number() reads these as 16, 1 and 8: they matched
+                [{ 'filter[float$gt]': '0b1' }, /number/],
+                [{ 'filter[float$lt]': '0o10' }, /number/],
+                [{ 'filter[bigInt]': '9223372036854775808' }, /64-bit integer/], // the data layer's 400 named nothing
+                [{ 'filter[bigInt$gt]': '-9223372036854775809' }, /64-bit integer/],
                 [{ 'filter[bytes]': '***' }, /Base64/],
                 [{ 'filter[json]': '{}' }, /cannot be filtered/],
             ] as Array<[Query, RegExp]>) {

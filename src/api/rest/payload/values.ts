@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isDecimal, jsonNullNameOf } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, jsonNullNameOf } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField, ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
@@ -111,9 +111,9 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
         return decoded(f, p, 'an ISO 8601 date-time string', () => decodeDate(v));
     },
     BigInt: (v, f, p) => {
-        if (typeof v === 'bigint') return v;
+        if (typeof v === 'bigint') return isBigInt64(v) ? v : wrongType(f, p, 'a 64-bit integer', v);
         if (typeof v !== 'string' && typeof v !== 'number') return wrongType(f, p, 'an integer string or number', v);
-        return decoded(f, p, 'an integer string or a safe integer number', () => decodeBigInt(v));
+        return decoded(f, p, 'a 64-bit integer as a string or a safe integer number', () => decodeBigInt(v));
     },
     Decimal: (v, f, p) => {
         if (isDecimal(v)) return v;

@@ -10,6 +10,8 @@ import { RestError } from '../errors';
  */
 
 const INT = /^[+-]?\d+$/;
+/** A decimal number as written in JSON (plus a leading + or .): not `0x10`, `0b1`, `Infinity`. */
+const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export type EnumLookup = (enumName: string) => readonly string[] | undefined;
@@ -28,7 +30,7 @@ const PARSERS: Record<string, Parser> = {
     Float: (text) => {
         const t = text.trim();
         const n = Number(t);
-        return t !== '' && Number.isFinite(n) ? n : INVALID;
+        return FLOAT.test(t) && Number.isFinite(n) ? n : INVALID;
     },
     BigInt: (text) => decodeBigInt(text),
     // a checked string: Prisma takes decimal strings, and no foreign Decimal class crosses into the client
@@ -54,7 +56,7 @@ function describeKind(field: ScalarField, enums: EnumLookup): string {
     const hints: Record<string, string> = {
         Int: 'an integer',
         Float: 'a number',
-        BigInt: 'an integer',
+        BigInt: 'a 64-bit integer',
         Decimal: 'a decimal number',
         Boolean: '"true" or "false"',
         DateTime: 'an ISO 8601 date-time',
