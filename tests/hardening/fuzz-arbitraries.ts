@@ -84,7 +84,9 @@ const typedGarbage = fc.record({
         {
             bytes: fc.constantFrom('!!notbase64', 'AQ=', 5, null, {}),
             decimal: fc.constantFrom('1.2.3', 'abc', 'NaN', '1e99999', [], '12'),
-            bigInt: fc.constantFrom('1.5', 'x', '99999999999999999999999999', 1.5, true),
+            bigInt: fc.constantFrom('1.5', 'x', '99999999999999999999999999', '9223372036854775808', 1.5, true),
+            // numbers Prisma changes silently, or stores and cannot read back (an Int beyond 2^53 on SQLite)
+            int: fc.constantFrom(1.5, 2 ** 31, 2 ** 32 + 1, 2 ** 53 + 2, -(2 ** 53) - 2, 1e20, '7'),
             dateTime: fc.constantFrom('not a date', '2024-13-45', 1e20, '2024-01-01T00:00:00Z'),
             json: fc.jsonValue({ maxDepth: 3 }),
         },
@@ -103,6 +105,22 @@ const typedGarbage = fc.record({
         }),
     ),
 });
+
+/** Numbers Prisma changes silently (fractions for Ints, skip/take beyond 32 bits) or cannot read back (Ints beyond 2^53), and fine ones. */
+const someNumber = fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(1.5, -0.5, 2 ** 31, 2 ** 32 + 1, 2 ** 53 + 2, -(2 ** 53) - 2, 1e20) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 1, 2) },
+);
+const optional = { requiredKeys: [] as never[] };
+/** One plausible call `{ model, op, args }` with such numbers where Prisma takes numbers. */
+export const numberCall: fc.Arbitrary<{ model: string; op: string; args: unknown }> = fc.oneof(
+    fc.record({ model: fc.constant('allTypes'), op: fc.constant('create'), args: fc.record({ data: fc.record({ id: fc.constantFrom('n1', 'n2'), int: someNumber }) }) }),
+    fc.record({ model: fc.constant('allTypes'), op: fc.constant('updateMany'), args: fc.record({ where: fc.record({ int: someNumber }, optional), data: fc.record({ int: someNumber }) }) }),
+    fc.record({ model: fc.constantFrom('post', 'comment'), op: fc.constantFrom('findMany', 'count'), args: fc.record({ where: fc.record({ id: someNumber }, optional), skip: someNumber, take: someNumber }, optional) }),
+    fc.record({ model: fc.constant('post'), op: fc.constantFrom('deleteMany', 'findMany'), args: fc.record({ where: fc.record({ id: fc.record({ in: fc.array(someNumber, { maxLength: 2 }) }) }) }) }),
+    fc.record({ model: fc.constant('post'), op: fc.constant('update'), args: fc.record({ where: fc.record({ id: someNumber }), data: fc.record({ viewCount: someNumber }) }) }),
+    fc.record({ model: fc.constant('user'), op: fc.constant('findMany'), args: fc.record({ include: fc.record({ posts: fc.record({ take: someNumber, skip: someNumber }, optional) }) }) }),
+);
 
 export const rpcBody: fc.Arbitrary<unknown> = fc.oneof(hostileJson, typedGarbage, fc.array(fc.record({ model: fc.constantFrom(...MODELS, '__proto__'), op: fc.constantFrom(...RPC_OPS), args: hostileJson }), { maxLength: 4 }));
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
     HOSTILE_SEGMENTS,
     method,
+    numberCall,
     PLAUSIBLE_REST_QUERIES,
     plausibleRestBody,
     plausibleRestPath,
@@ -33,7 +34,7 @@ const user = fc.constantFrom(undefined, 1, 2, 99);
 
 /** A well-formed RPC call: GET/DELETE carry the arguments in `q`, the others in the body. */
 const RPC_METHOD: Record<string, string> = { create: 'POST', upsert: 'POST', update: 'PATCH', updateMany: 'PUT', delete: 'DELETE', deleteMany: 'DELETE' };
-const plausibleRpcCase: fc.Arbitrary<FuzzCase> = fc.record({ adapter, user, call: plausibleRpc }).map(({ adapter, user, call }) => {
+function rpcCase(adapter: 'node' | 'fetch', user: number | undefined, call: { model: string; op: string; args: unknown }): FuzzCase {
     const method = RPC_METHOD[call.op] ?? 'GET';
     const inQuery = ['GET', 'DELETE'].includes(method.toUpperCase());
     return {
@@ -44,7 +45,11 @@ const plausibleRpcCase: fc.Arbitrary<FuzzCase> = fc.record({ adapter, user, call
         search: inQuery ? toSearch({ q: JSON.stringify(call.args) }) : '',
         body: inQuery ? undefined : JSON.stringify(call.args),
     };
-});
+}
+const plausibleRpcCase: fc.Arbitrary<FuzzCase> = fc.record({ adapter, user, call: plausibleRpc }).map(({ adapter, user, call }) => rpcCase(adapter, user, call));
+
+/** Plausible calls whose numbers Prisma would change silently or could not read back. */
+const numberRpcCase: fc.Arbitrary<FuzzCase> = fc.record({ adapter, user, call: numberCall }).map(({ adapter, user, call }) => rpcCase(adapter, user, call));
 
 const plausibleRestCase: fc.Arbitrary<FuzzCase> = fc.record({
     adapter,
@@ -75,7 +80,7 @@ const hostile: Record<Protocol, fc.Arbitrary<FuzzCase>> = {
 };
 
 const arbitraries: Record<Protocol, fc.Arbitrary<FuzzCase>> = {
-    rpc: fc.oneof({ weight: 2, arbitrary: hostile.rpc }, { weight: 1, arbitrary: plausibleRpcCase }),
+    rpc: fc.oneof({ weight: 3, arbitrary: hostile.rpc }, { weight: 2, arbitrary: plausibleRpcCase }, { weight: 1, arbitrary: numberRpcCase }),
     rest: fc.oneof({ weight: 2, arbitrary: hostile.rest }, { weight: 1, arbitrary: plausibleRestCase }),
 };
 
