@@ -40,6 +40,16 @@ const CASES: [string, unknown, string, string?][] = [
     ['foreign key violation (P2003)', prismaError('P2003', 'Foreign key constraint violated'), 'orm'],
     // SQLSTATE class 22 (data exception): a value of the request the database cannot take, a 400
     ['invalid input in a raw driver error (22P02)', driverError('invalid input syntax for type integer', pgCause('22P02', 'invalid input syntax for type integer')), 'orm'],
+    // SQLSTATE class 54 (program limit exceeded, e.g. an index row over its maximum) and a full-text query PostgreSQL cannot parse: the request's
+    ['a value too large for its index (54000)', driverError('index row requires 16016 bytes, maximum size is 8191', pgCause('54000', 'index row requires 16016 bytes, maximum size is 8191')), 'orm'],
+    ['a full-text query with a syntax error (42601)', driverError('syntax error in tsquery: "hello world"', pgCause('42601', 'syntax error in tsquery: "hello world"')), 'orm'],
+    ['a full-text query without an operand (42601)', driverError('no operand in tsquery: "!"', pgCause('42601', 'no operand in tsquery: "!"')), 'orm'],
+    // any other syntax error is a bug of the query, not the request's
+    ['another syntax error (42601)', driverError('syntax error at or near "x"', pgCause('42601', 'syntax error at or near "x"')), 'unknown'],
+    // the query compiler panicking on the request's arguments (recorded from Prisma 6.19's client engine); the next statement's borrow error is transient
+    ['a panic of the query compiler', Object.assign(new Error('\nInvalid `t=Object.create()` invocation\n\npanicked at query-engine/query-builders/sql-query-builder/src/filter/visitor.rs:813:26:\nJSON target types only accept strings or numbers, found: true\n\nThis is a non-recoverable error'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'orm'],
+    ['the borrow error after a panic', new Error('attempted to take ownership of Rust value while it was borrowed'), 'unavailable'],
+    ['a panic elsewhere (the engine itself)', Object.assign(new Error('PANIC: called `Option::unwrap()` on a `None` value'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'unavailable'],
     ['an unrelated TypeError', new TypeError("Cannot read properties of undefined (reading 'id')"), 'unknown'],
 ];
 

@@ -46,6 +46,8 @@ describe('malformed filters and payloads without zod', () => {
         ['a string as nested writes', 'PATCH', '/post/update', { body: { where: { id: 1 }, data: { title: 'changed', comments: 'delete all' } } }, /"data.comments" must be an object of nested writes/],
         ['a null upsert update', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { profile: { upsert: { create: { gender: 'x' }, update: null } } } } }, /"data.profile.upsert.update" must be an object/],
         ['a number as deleteMany of a relation', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { deleteMany: 1 } } } }, /"data.posts.deleteMany" must be an object or a list/],
+        ['a _count of a scalar field (ZenStack crashed: a 500)', 'GET', '/allTypes/findFirst', { q: { include: { _count: { select: { string: true } } } } }, /"include._count.select.string" must be a to-many relation of AllTypes/],
+        ['a _count with where but no select (ZenStack crashed: a 500)', 'GET', '/user/findMany', { q: { include: { _count: { where: {} } } } }, /"include._count.where" must be absent/],
         ['null as upsert update', 'POST', '/post/upsert', { body: { where: { id: 1 }, create: { title: 'n', authorId: 1 }, update: null } }, /"update" must be an object/],
     ])('%s is a 400 and changes nothing', async (_name, method, path, input, message) => {
         const before = await snapshot();
@@ -242,5 +244,57 @@ model Seat {
         expect([grouped.status, grouped.body.data]).toEqual([200, []]);
         const created = await call('POST', '/allTypes/create', { body: { data: { id: 'f', float: 2.5, int: 3 } } });
         expect([created.status, created.body.data.float, created.body.data.int]).toEqual([201, 2.5, 3]);
+    });
+});
+
+describe("arguments Prisma's query compiler panics on", () => {
+    // A panic of Prisma 6's WebAssembly query compiler disconnects the whole client, and about 150 of them
+    // corrupt its memory for good: every later query of the process failed ("memory access out of bounds").
+    it.each<[string, string, Record<string, unknown>, RegExp]>([
+        ['an empty having', '/post/groupBy', { by: ['authorId'], having: {} }, /"having" must be a condition with at least one field/],
+        ['an empty field condition', '/post/groupBy', { by: ['authorId'], having: { title: {} } }, /"having.title" must be a condition with at least one operator/],
+        ['an empty not', '/post/groupBy', { by: ['authorId'], having: { title: { not: {} } } }, /"having.title.not"/],
+        ['an empty aggregate condition', '/post/groupBy', { by: ['authorId'], having: { viewCount: { _sum: {} } } }, /"having.viewCount._sum"/],
+        ['an empty condition under AND', '/post/groupBy', { by: ['authorId'], having: { AND: [{ viewCount: { _count: {} } }] } }, /"having.AND.0.viewCount._count"/],
+        ['a JSON comparison with a boolean (PostgreSQL)', '/allTypes/findMany', { where: { json: { lt: true } } }, /"where.json.lt" must be a string or a number/],
+        ['a JSON comparison with an object (PostgreSQL)', '/allTypes/findMany', { where: { AND: [{ json: { path: ['a'], gte: { x: 1 } } }] } }, /"where.AND.0.json.gte"/],
+    ])('%s is a 400', async (_name, path, q, message) => {
+        const res = await call('GET', path, { q });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(message);
+    });
+
+    it('a flood of them leaves the service working', async () => {
+        const statuses = new Set<number>();
+        for (let i = 0; i < 200; i++) {
+            statuses.add((await call('GET', '/post/groupBy', { q: { by: ['authorId'], having: i % 2 ? {} : { title: {} } } })).status);
+        }
+        // without the check: 503s, then "memory access out of bounds" for this and every later query
+        const after = await call('GET', '/post/findMany', { q: { select: { id: true }, orderBy: { id: 'asc' } } });
+        expect([after.status, after.body.data]).toEqual([200, [{ id: 1 }, { id: 2 }]]);
+        expect([...statuses]).toEqual([400]);
+    });
+
+    it('non-empty conditions, empty logical groups and JSON comparisons with strings or numbers still pass', async () => {
+        const grouped = await call('GET', '/post/groupBy', { q: { by: ['authorId'], having: { AND: [{}], title: { _count: { gte: 1 } } }, _count: true } });
+        expect([grouped.status, grouped.body.data]).toEqual([200, [{ authorId: 1, _count: 2 }]]);
+        const json = await call('GET', '/allTypes/findMany', { q: { where: { json: { equals: { a: [1] } } } } });
+        expect([json.status, json.body.data]).toEqual([200, []]);
+        const counted = await call('GET', '/user/findMany', { q: { select: { id: true, _count: { select: { posts: { where: { published: true } } } } } } });
+        expect([counted.status, counted.body.data]).toEqual([200, [{ id: 1, _count: { posts: 1 } }]]);
+    });
+
+    it('aggregate selections take true or false (ZenStack crashed on a null: a 500)', async () => {
+        for (const [path, q] of [
+            ['/post/groupBy', { by: ['authorId'], _min: { title: null } }],
+            ['/post/aggregate', { _max: { viewCount: null } }],
+            ['/post/aggregate', { _count: { _all: 'yes' } }],
+        ] as const) {
+            const res = await call('GET', path, { q });
+            expect([path, res.status]).toEqual([path, 400]);
+            expect(res.body.error.message).toMatch(/must be true or false/);
+        }
+        const ok = await call('GET', '/post/aggregate', { q: { _max: { viewCount: true }, _min: { viewCount: false, title: true }, _count: { _all: true } } });
+        expect([ok.status, ok.body.data]).toEqual([200, { _max: { viewCount: 0 }, _min: { title: 'one' }, _count: { _all: 2 } }]);
     });
 });

@@ -48,6 +48,14 @@ const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 
 const UNAVAILABLE_TEXT =
     /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly/i;
 
+/**
+ * Prisma 6's client engine compiles each query in WebAssembly. A panic there (arguments it cannot
+ * translate) is the request's, but it also disconnects the whole client, and the next statement of any
+ * request fails once with a wasm-bindgen borrow error: that one is transient.
+ */
+const COMPILER_PANIC = /panicked at (query-compiler|query-engine\/query-builders)\//;
+const AFTER_PANIC = /attempted to take ownership of Rust value while it was borrowed/;
+
 const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
 const BUSY_MESSAGE = 'the database is busy, try again later';
 const CONFLICT_MESSAGE = 'the request conflicted with a concurrent transaction, try again';
@@ -87,6 +95,13 @@ const CONFLICT_SQLSTATE = new Set(['40001', '40P01', '55P03']);
  * a date or number out of range, a malformed literal). The request's fault, not the server's.
  */
 const DATA_EXCEPTION_SQLSTATE = /^22[0-9A-Z]{3}$/;
+/**
+ * SQLSTATE class 54, program limit exceeded: the request is too large for the database (a value over
+ * an index's maximum row size, a statement too complex or with too many arguments).
+ */
+const LIMIT_EXCEEDED_SQLSTATE = /^54[0-9A-Z]{3}$/;
+/** A syntax error is the server's fault, except in a full-text query, which is the request's text. */
+const TSQUERY_SYNTAX = /(syntax error|no operand) in tsquery/i;
 
 function sqlState(err: unknown): string | undefined {
     const cause = typeof err === 'object' && err !== null ? (err as { cause?: unknown }).cause : undefined;
@@ -223,12 +238,22 @@ export function classifyError(err: unknown): ClassifiedError {
         if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the database cannot take a value of the request (invalid data, SQLSTATE ${state})` };
         }
+        if (state && LIMIT_EXCEEDED_SQLSTATE.test(state)) {
+            return { kind: 'orm', message: `the request exceeds a limit of the database (e.g. a value too large for an index; SQLSTATE ${state})` };
+        }
+        if (state === '42601' && TSQUERY_SYNTAX.test(textOf(err))) {
+            return { kind: 'orm', message: 'invalid full-text search query: join words with &, |, <-> or ! (to_tsquery syntax; SQLSTATE 42601)' };
+        }
     }
     if (textOf(err).includes(TRANSACTION_ENDED_MESSAGE)) {
         // a statement of a transaction that had timed out (and been rolled back), refused by withTransactionCleanup
         return { kind: 'unavailable', message: BUSY_MESSAGE };
     }
-    if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err))) {
+    if (name === 'PrismaClientRustPanicError' && COMPILER_PANIC.test(textOf(err))) {
+        // the query compiler cannot translate these arguments: retrying the same request cannot succeed
+        return { kind: 'orm', message: 'the data layer cannot build a query for these arguments (its query compiler failed on them)' };
+    }
+    if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err)) || AFTER_PANIC.test(textOf(err))) {
         return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
     }
     if (name === 'PrismaClientUnknownRequestError') {

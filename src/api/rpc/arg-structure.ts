@@ -46,13 +46,30 @@ function noEmptyKeys(value: unknown, path: string, skipWhere = false): void {
     }
 }
 
-/** A scalar field's filter or update operation: a Json filter's operands are values (left alone), the rest is checked. */
+const JSON_COMPARISONS = ['lt', 'lte', 'gt', 'gte'];
+
+/**
+ * A Json filter's operands are values, left alone, except those of comparisons: on PostgreSQL Prisma's
+ * query compiler panics on any but a string or a number, which disconnects the whole client (every
+ * request's open transaction fails).
+ */
+function checkJsonFilter(value: Record<string, unknown>, at: string): void {
+    for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
+    for (const op of JSON_COMPARISONS) {
+        const operand = value[op];
+        if (operand !== undefined && typeof operand !== 'string' && !(typeof operand === 'number' && Number.isFinite(operand))) {
+            fail(`${at}.${op}`, 'a string or a number (JSON values compare only as those)');
+        }
+    }
+}
+
+/** A scalar field's filter or update operation. */
 function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
     if (field.kind === 'Int') checkIntegers(value, at);
     else if (field.kind === 'BigInt') checkBigInts(value, at);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
-    for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
+    checkJsonFilter(value, at);
 }
 
 function targetOf(c: Ctx, rel: RelationField): ModelDef | undefined {
@@ -116,12 +133,28 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
     }
 }
 
+/**
+ * `_count: { select: { <to-many relation>: true | { where } } }`: ZenStack crashed (a 500) on a `_count`
+ * without `select` or naming other fields, when the model had no to-many relation to count.
+ */
+function checkCountSelection(model: ModelDef, count: Record<string, unknown>, at: string): void {
+    for (const key of Object.keys(count)) if (key !== 'select') fail(`${at}.${key}`, 'absent: "_count" takes only "select"');
+    const select = count.select;
+    if (!isObject(select)) fail(`${at}.select`, 'an object naming to-many relations');
+    for (const [name, on] of Object.entries(select)) {
+        if (!model.relations.get(name)?.isArray) fail(`${at}.select.${name}`, `a to-many relation of ${model.name}`);
+        if (typeof on === 'boolean') continue;
+        if (!isObject(on) || Object.keys(on).some((k) => k !== 'where')) fail(`${at}.select.${name}`, 'true, false or { where }');
+    }
+}
+
 /** `where` of nested reads in `select`/`include` (and of `_count: { select: { rel: { where } } }`). */
 function checkNestedReads(c: Ctx, model: ModelDef, shape: unknown, path: string): void {
     if (!isObject(shape)) return; // the shape itself is checked by checkSelectShape
     for (const [key, value] of Object.entries(shape)) {
         if (!isObject(value)) continue;
         if (key === '_count') {
+            checkCountSelection(model, value, `${path}._count`);
             checkNestedReads(c, model, value.select, `${path}._count.select`);
             continue;
         }
@@ -216,18 +249,31 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     }
 }
 
+/** Fails at the first empty object in `value` (a condition without any operator). */
+function noEmptyConditions(value: unknown, at: string): void {
+    if (!isPlainObject(value)) return;
+    const entries = Object.entries(value);
+    if (entries.length === 0) fail(at, 'a condition with at least one operator');
+    for (const [op, operand] of entries) noEmptyConditions(operand, `${at}.${op}`);
+}
+
 /**
- * `having` of a groupBy: conditions on a field's value or aggregates. Those of an Int field hold Ints,
- * except `_avg`; `_count` conditions hold Ints whatever the field.
+ * `having` of a groupBy: conditions on a field's value or aggregates. Prisma's query compiler panics on
+ * an empty one (`having: {}`, `{ title: {} }`, `{ title: { not: {} } }`, `{ views: { _sum: {} } }`): a
+ * panic disconnects the client, and enough of them corrupt its WebAssembly memory for good (every later
+ * query of the process fails), so they are refused. Conditions of an Int field hold Ints, except
+ * `_avg`; `_count` conditions hold Ints whatever the field.
  */
 function checkHaving(model: ModelDef, having: unknown, path: string): void {
     if (!isObject(having)) return;
+    if (path === 'having' && Object.keys(having).length === 0) fail(path, 'a condition with at least one field');
     for (const [key, value] of Object.entries(having)) {
         const at = `${path}.${key}`;
         if (LOGICAL.has(key)) {
             if (Array.isArray(value) || isObject(value)) objects(value, at, (item, p) => checkHaving(model, item, p));
             continue;
         }
+        noEmptyConditions(value, at);
         const field = model.scalars.get(key);
         if (!field || !isObject(value)) {
             if (field?.kind === 'Int') checkIntegers(value, at);
@@ -239,16 +285,20 @@ function checkHaving(model: ModelDef, having: unknown, path: string): void {
     }
 }
 
+const AGGREGATES = ['_count', '_avg', '_sum', '_min', '_max'];
+
 /**
- * `_min`/`_max` of a Bytes field pass Prisma's validation, but its query compiler cannot read the result
- * back (an internal error, which would be a 500 for a well-formed request): refused up front.
+ * The field selections of aggregates (`_min: { views: true }`): each value `true` or `false` (ZenStack
+ * crashed on a null, a 500). `_min`/`_max` of a Bytes field pass Prisma's validation, but its query
+ * compiler cannot read the result back (an internal error): refused up front.
  */
-function checkMinMax(model: ModelDef, args: Args): void {
-    for (const agg of ['_min', '_max']) {
+function checkAggregates(model: ModelDef, args: Args): void {
+    for (const agg of AGGREGATES) {
         const fields = args[agg];
         if (!isObject(fields)) continue;
         for (const [name, on] of Object.entries(fields)) {
-            if (on && model.scalars.get(name)?.kind === 'Bytes') {
+            if (typeof on !== 'boolean') fail(`${agg}.${name}`, 'true or false');
+            if (on && (agg === '_min' || agg === '_max') && model.scalars.get(name)?.kind === 'Bytes') {
                 throw new BadRequestError(`invalid arguments: "${agg}.${name}": the data layer cannot compute ${agg} of a Bytes field`);
             }
         }
@@ -262,7 +312,7 @@ export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opNa
         // filters and writes are walked below, with the model (Json values may hold empty keys)
         if (!MODEL_WALKED.has(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
     }
-    checkMinMax(model, args);
+    checkAggregates(model, args);
     checkPaging(args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
     if (args.cursor !== undefined) checkWhere(c, model, args.cursor, 'cursor');

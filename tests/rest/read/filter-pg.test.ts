@@ -87,6 +87,16 @@ describePg('REST filters', () => {
         expect(await ids({ 'filter[body$search]': 'fox & dog' })).toEqual([3]);
     });
 
+    it('$search with a query to_tsquery cannot parse is a 400, not a 500', async () => {
+        if (!api) return;
+        for (const q of ['quick fox', 'a & | b', "'", '(']) {
+            const res = await api.get('/article', { 'filter[body$search]': q });
+            expect([q, res.status]).toEqual([q, 400]);
+            expect(api.body(res).errors[0]).toMatchObject({ code: 'orm-error', detail: expect.stringMatching(/invalid full-text search query/) });
+        }
+        expect(await ids({ 'filter[body$search]': 'quick & fox' })).toEqual([1]);
+    });
+
     it('$search without the preview feature is a clear 400', async () => {
         if (!plain) return;
         const res = await plain.get('/article', { 'filter[body$search]': 'fox' });

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { describePg, requirePg } from '../../support/postgres';
 import { docOf, firstError, openApi, seedBlog } from './harness';
 
-// Values PostgreSQL refuses as data (SQLSTATE class 22) are the request's fault: a 400, nothing written.
+// Values PostgreSQL refuses as data (SQLSTATE class 22) or as too large (class 54) are the request's fault: a 400, nothing written.
 
 describePg('REST on PostgreSQL, values the database cannot take', () => {
     it('a NUL byte in text or an out-of-range date is a 400, in filters and writes', async () => {
@@ -21,6 +22,20 @@ describePg('REST on PostgreSQL, values the database cannot take', () => {
             expect(JSON.stringify(docOf(create))).not.toMatch(/stack|at .*\.js/);
             expect(await api.s.prisma.post.findUnique({ where: { id: ids.draft } })).toMatchObject({ title: 'draft' });
             expect(await api.s.prisma.post.count({ where: { title: 'old' } })).toBe(0);
+        } finally {
+            await api.cleanup();
+        }
+    });
+
+    it('a value too large for its unique index is a 400 (it was a 500), nothing written', async () => {
+        if (!(await requirePg())) return;
+        const api = await openApi(undefined, 'postgresql');
+        try {
+            const email = `${randomBytes(12000).toString('base64')}@x`; // incompressible: 16 KB in the index row
+            const res = await api.call(undefined, 'POST', '/user', { data: { type: 'user', attributes: { email } } });
+            expect([res.status, firstError(res).code]).toEqual([400, 'orm-error']);
+            expect(firstError(res).detail).toMatch(/exceeds a limit of the database.*SQLSTATE 54000/);
+            expect(await api.s.prisma.user.count()).toBe(0);
         } finally {
             await api.cleanup();
         }
