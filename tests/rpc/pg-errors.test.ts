@@ -43,7 +43,7 @@ describePg('RPC on PostgreSQL, requests the database refuses', () => {
         if (!s) return;
         const call = rpcCaller(s);
         // the panic disconnected the whole client: this transaction (another request's) failed with it
-        const other = s.prisma.$transaction(async (tx: any) => {
+        const other = s.prisma.$transaction(async (tx: TestSchema['prisma']) => {
             await tx.article.create({ data: { title: 'in a transaction' } });
             await new Promise((r) => setTimeout(r, 300));
             return tx.article.count();
