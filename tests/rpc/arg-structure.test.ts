@@ -46,7 +46,8 @@ describe('malformed filters and payloads without zod', () => {
         ['a string as nested writes', 'PATCH', '/post/update', { body: { where: { id: 1 }, data: { title: 'changed', comments: 'delete all' } } }, /"data.comments" must be an object of nested writes/],
         ['a null upsert update', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { profile: { upsert: { create: { gender: 'x' }, update: null } } } } }, /"data.profile.upsert.update" must be an object/],
         ['a number as deleteMany of a relation', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { deleteMany: 1 } } } }, /"data.posts.deleteMany" must be an object or a list/],
-        ['a _count of a scalar field (ZenStack crashed: a 500)', 'GET', '/allTypes/findFirst', { q: { include: { _count: { select: { string: true } } } } }, /"include._count.select.string" must be a to-many relation of AllTypes/],
+        ['a _count of a scalar field', 'GET', '/user/findFirst', { q: { include: { _count: { select: { email: true } } } } }, /"include._count.select.email" must be a to-many relation of User/],
+        ['any _count of a model without to-many relations (ZenStack crashed: a 500)', 'GET', '/allTypes/findFirst', { q: { select: { id: true, _count: false } } }, /"select._count" must be absent: AllTypes has no to-many relation/],
         ['a _count with where but no select (ZenStack crashed: a 500)', 'GET', '/user/findMany', { q: { include: { _count: { where: {} } } } }, /"include._count.where" must be absent/],
         ['null as upsert update', 'POST', '/post/upsert', { body: { where: { id: 1 }, create: { title: 'n', authorId: 1 }, update: null } }, /"update" must be an object/],
     ])('%s is a 400 and changes nothing', async (_name, method, path, input, message) => {

@@ -134,10 +134,14 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
 }
 
 /**
- * `_count: { select: { <to-many relation>: true | { where } } }`: ZenStack crashed (a 500) on a `_count`
- * without `select` or naming other fields, when the model had no to-many relation to count.
+ * `_count` in `select`/`include`: `true`, `false` or `{ select: { <to-many relation>: true | { where } } }`.
+ * ZenStack crashed (a 500) on a `_count` without `select` or naming other fields, and on any `_count`
+ * (even `false`) of a model without a to-many relation.
  */
-function checkCountSelection(model: ModelDef, count: Record<string, unknown>, at: string): void {
+function checkCountSelection(model: ModelDef, count: unknown, at: string): void {
+    if (![...model.relations.values()].some((r) => r.isArray)) fail(at, `absent: ${model.name} has no to-many relation to count`);
+    if (typeof count === 'boolean') return;
+    if (!isObject(count)) fail(at, 'true, false or { select }');
     for (const key of Object.keys(count)) if (key !== 'select') fail(`${at}.${key}`, 'absent: "_count" takes only "select"');
     const select = count.select;
     if (!isObject(select)) fail(`${at}.select`, 'an object naming to-many relations');
@@ -152,12 +156,12 @@ function checkCountSelection(model: ModelDef, count: Record<string, unknown>, at
 function checkNestedReads(c: Ctx, model: ModelDef, shape: unknown, path: string): void {
     if (!isObject(shape)) return; // the shape itself is checked by checkSelectShape
     for (const [key, value] of Object.entries(shape)) {
-        if (!isObject(value)) continue;
-        if (key === '_count') {
+        if (key === '_count' && value !== undefined) {
             checkCountSelection(model, value, `${path}._count`);
-            checkNestedReads(c, model, value.select, `${path}._count.select`);
+            if (isObject(value)) checkNestedReads(c, model, value.select, `${path}._count.select`);
             continue;
         }
+        if (!isObject(value)) continue;
         const rel = model.relations.get(key);
         const target = rel && targetOf(c, rel);
         if (!target) continue;
