@@ -57,7 +57,7 @@ const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
  * a new PostgreSQL database.
  */
 export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
-    const provider = options.provider ?? ((process.env.TEST_DEFAULT_PROVIDER as Provider | undefined) ?? 'sqlite');
+    const provider = options.provider ?? 'sqlite';
     const gen = generateSchema(zmodel, provider, options.previewFeatures);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PrismaClient } = require(path.join(gen.dir, 'prisma-client'));
