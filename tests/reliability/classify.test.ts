@@ -48,6 +48,7 @@ const CASES: [string, unknown, string, string?][] = [
     ['another syntax error (42601)', driverError('syntax error at or near "x"', pgCause('42601', 'syntax error at or near "x"')), 'unknown'],
     // the query compiler panicking on the request's arguments (recorded from Prisma 6.19's client engine); the next statement's borrow error is transient
     ['a panic of the query compiler', Object.assign(new Error('\nInvalid `t=Object.create()` invocation\n\npanicked at query-engine/query-builders/sql-query-builder/src/filter/visitor.rs:813:26:\nJSON target types only accept strings or numbers, found: true\n\nThis is a non-recoverable error'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'orm'],
+    ['a panic of the query graph builder', Object.assign(new Error('\nInvalid invocation\n\npanicked at query-engine/core/src/query_graph_builder/read/aggregations/group_by.rs:136:14:\ninternal error: entered unreachable code'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'orm'],
     ['the borrow error after a panic', new Error('attempted to take ownership of Rust value while it was borrowed'), 'unavailable'],
     ['a panic elsewhere (the engine itself)', Object.assign(new Error('PANIC: called `Option::unwrap()` on a `None` value'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'unavailable'],
     ['an unrelated TypeError', new TypeError("Cannot read properties of undefined (reading 'id')"), 'unknown'],

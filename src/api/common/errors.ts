@@ -53,7 +53,7 @@ const UNAVAILABLE_TEXT =
  * translate) is the request's, but it also disconnects the whole client, and the next statement of any
  * request fails once with a wasm-bindgen borrow error: that one is transient.
  */
-const COMPILER_PANIC = /panicked at (query-compiler|query-engine\/query-builders)\//;
+const COMPILER_PANIC = /panicked at (query-compiler|query-engine)\//;
 const AFTER_PANIC = /attempted to take ownership of Rust value while it was borrowed/;
 
 const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
