@@ -169,6 +169,8 @@ describe('numbers Prisma would silently change', () => {
         ['a fractional Int in createMany', 'POST', '/allTypes/createMany', { body: { data: [{ id: 'a', int: 1 }, { id: 'b', int: 7.9 }] } }, /"data.1.int"/],
         ['an Int beyond 2^53 (SQLite stored it, then the read-back failed: a 500 after the write)', 'POST', '/allTypes/create', { body: { data: { id: 'a', int: 2 ** 53 + 2 } } }, /"data.int" must be an integer within/],
         ['a BigInt beyond 64 bits (the data layer\'s 400 named nothing)', 'POST', '/allTypes/create', { body: { data: { id: 'a', bigInt: '9223372036854775808' }, meta: { serialization: { values: { 'data.bigInt': ['bigint'] } } } } }, /"data.bigInt" must be a 64-bit integer/],
+        ['NaN for a Float (the client sent it as nothing: "Argument `float` is missing")', 'POST', '/allTypes/create', { body: { data: { id: 'a', float: 'NaN' }, meta: { serialization: { values: { 'data.float': ['number'] } } } } }, /"data.float" must be a finite number/],
+        ['Infinity in a Float filter', 'GET', '/allTypes/findMany', { q: JSON.stringify({ where: { float: { lt: 'Infinity' } } }), meta: { serialization: { values: { 'where.float.lt': ['number'] } } } }, /"where.float.lt" must be a finite number/],
         ['a fractional cursor', 'GET', '/post/findMany', { q: { cursor: { id: 1.5 } } }, /"cursor.id" must be an integer/],
         ['a fractional groupBy condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { viewCount: { _sum: { gt: 0.5 } } } } }, /"having.viewCount._sum.gt"/],
         ['a fractional _count condition', 'GET', '/post/groupBy', { q: { by: ['authorId'], having: { OR: [{ title: { _count: { gte: 1.5 } } }] } } }, /"having.OR.0.title._count.gte"/],

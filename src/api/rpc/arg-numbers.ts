@@ -53,6 +53,13 @@ export function checkBigInts(value: unknown, path: string): void {
     });
 }
 
+/** Every number in the value of a `Float` field must be finite: the client sent NaN and ±Infinity as nothing ("Argument `x` is missing"). */
+export function checkFinite(value: unknown, path: string): void {
+    eachLeaf(value, path, (v, at) => {
+        if (typeof v === 'number' && !Number.isFinite(v)) fail(at, 'a finite number (NaN and Infinity cannot be stored or compared)');
+    });
+}
+
 /** `skip` and `take` of a read (top level, or of a nested to-many read at `path`): integers Prisma does not wrap. */
 export function checkPaging(args: Record<string, unknown>, path?: string): void {
     const at = (key: string) => (path ? `${path}.${key}` : key);

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
-import { checkBigInts, checkIntegers, checkPaging } from './arg-numbers';
+import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { isPlainObject, type Args } from './input';
 
 /**
@@ -67,6 +67,7 @@ function checkJsonFilter(value: Record<string, unknown>, at: string): void {
 function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
     if (field.kind === 'Int') checkIntegers(value, at);
     else if (field.kind === 'BigInt') checkBigInts(value, at);
+    else if (field.kind === 'Float') checkFinite(value, at);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     checkJsonFilter(value, at);
