@@ -1,5 +1,5 @@
 import { isBigInt64 } from '../common/codec';
-import { BadRequestError } from '../common/errors';
+import { fail } from './arg-walk';
 import { isPlainObject } from './input';
 
 /**
@@ -11,10 +11,6 @@ import { isPlainObject } from './input';
  */
 
 const INT32_MAX = 2147483647;
-
-function fail(path: string, expected: string): never {
-    throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
-}
 
 /** Calls `visit` with every value in `value` that is neither a list nor a plain object, first to last. */
 function eachLeaf(value: unknown, path: string, visit: (leaf: unknown, at: string) => void): void {

@@ -1,7 +1,8 @@
-import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
+import { checkAggregates, checkHaving } from './arg-aggregates';
 import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
+import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject, type Args } from './input';
 
 /**
@@ -15,15 +16,10 @@ import { isPlainObject, type Args } from './input';
 
 type Ctx = { registry: ModelRegistry };
 
-const LOGICAL = new Set(['AND', 'OR', 'NOT']);
 /** Arguments walked with the model below (filters and writes, where Json values may hold empty keys). */
 const MODEL_WALKED = new Set(['where', 'data', 'create', 'update']);
 const TO_ONE_FILTERS = ['is', 'isNot'];
 const TO_MANY_FILTERS = ['some', 'every', 'none'];
-
-function fail(path: string, expected: string): never {
-    throw new BadRequestError(`invalid arguments: "${path}" must be ${expected}`);
-}
 
 /**
  * Prisma's validator crashes on an empty key in an argument object ("unexpected empty path", a 500), in
@@ -75,20 +71,6 @@ function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
 
 function targetOf(c: Ctx, rel: RelationField): ModelDef | undefined {
     return c.registry.models.get(rel.targetKey);
-}
-
-/** One object, or a list of objects; `fn` gets each with its path. */
-function objects(value: unknown, path: string, fn: (item: Record<string, unknown>, at: string) => void): void {
-    if (Array.isArray(value)) {
-        value.forEach((item, i) => {
-            if (!isObject(item)) fail(`${path}.${i}`, 'an object');
-            fn(item, `${path}.${i}`);
-        });
-    } else if (isObject(value)) {
-        fn(value, path);
-    } else {
-        fail(path, 'an object or a list of objects');
-    }
 }
 
 function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void {
@@ -251,62 +233,6 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
         const scalar = model.scalars.get(key);
         if (!scalar) noEmptyKeys(value, `${path}.${key}`);
         else if (scalar.kind !== 'Json') checkScalarArg(scalar, value, `${path}.${key}`); // a Json value is data
-    }
-}
-
-/** Fails at the first empty object in `value` (a condition without any operator). */
-function noEmptyConditions(value: unknown, at: string): void {
-    if (!isPlainObject(value)) return;
-    const entries = Object.entries(value);
-    if (entries.length === 0) fail(at, 'a condition with at least one operator');
-    for (const [op, operand] of entries) noEmptyConditions(operand, `${at}.${op}`);
-}
-
-/**
- * `having` of a groupBy: conditions on a field's value or aggregates. Prisma's query compiler panics on
- * an empty one (`having: {}`, `{ title: {} }`, `{ title: { not: {} } }`, `{ views: { _sum: {} } }`): a
- * panic disconnects the client, and enough of them corrupt its WebAssembly memory for good (every later
- * query of the process fails), so they are refused. Conditions of an Int field hold Ints, except
- * `_avg`; `_count` conditions hold Ints whatever the field.
- */
-function checkHaving(model: ModelDef, having: unknown, path: string): void {
-    if (!isObject(having)) return;
-    if (path === 'having' && Object.keys(having).length === 0) fail(path, 'a condition with at least one field');
-    for (const [key, value] of Object.entries(having)) {
-        const at = `${path}.${key}`;
-        if (LOGICAL.has(key)) {
-            if (Array.isArray(value) || isObject(value)) objects(value, at, (item, p) => checkHaving(model, item, p));
-            continue;
-        }
-        noEmptyConditions(value, at);
-        const field = model.scalars.get(key);
-        if (!field || !isObject(value)) {
-            if (field?.kind === 'Int') checkIntegers(value, at);
-            continue;
-        }
-        for (const [op, operand] of Object.entries(value)) {
-            if (op === '_count' || (field.kind === 'Int' && op !== '_avg')) checkIntegers(operand, `${at}.${op}`);
-        }
-    }
-}
-
-const AGGREGATES = ['_count', '_avg', '_sum', '_min', '_max'];
-
-/**
- * The field selections of aggregates (`_min: { views: true }`): each value `true` or `false` (ZenStack
- * crashed on a null, a 500). `_min`/`_max` of a Bytes field pass Prisma's validation, but its query
- * compiler cannot read the result back (an internal error): refused up front.
- */
-function checkAggregates(model: ModelDef, args: Args): void {
-    for (const agg of AGGREGATES) {
-        const fields = args[agg];
-        if (!isObject(fields)) continue;
-        for (const [name, on] of Object.entries(fields)) {
-            if (typeof on !== 'boolean') fail(`${agg}.${name}`, 'true or false');
-            if (on && (agg === '_min' || agg === '_max') && model.scalars.get(name)?.kind === 'Bytes') {
-                throw new BadRequestError(`invalid arguments: "${agg}.${name}": the data layer cannot compute ${agg} of a Bytes field`);
-            }
-        }
     }
 }
 
