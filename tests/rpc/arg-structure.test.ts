@@ -57,7 +57,7 @@ describe('malformed filters and payloads without zod', () => {
         ['a null upsert update', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { profile: { upsert: { create: { gender: 'x' }, update: null } } } } }, /"data.profile.upsert.update" must be an object/],
         ['a number as deleteMany of a relation', 'PATCH', '/user/update', { body: { where: { id: 1 }, data: { posts: { deleteMany: 1 } } } }, /"data.posts.deleteMany" must be an object or a list/],
         ['a _count of a scalar field', 'GET', '/user/findFirst', { q: { include: { _count: { select: { email: true } } } } }, /"include._count.select.email" must be a to-many relation of User/],
-        ['any _count of a model without to-many relations (ZenStack crashed: a 500)', 'GET', '/allTypes/findFirst', { q: { select: { id: true, _count: false } } }, /"select._count" must be absent: AllTypes has no to-many relation/],
+        ['a _count of a model without to-many relations (ZenStack crashed: a 500)', 'GET', '/allTypes/findFirst', { q: { select: { id: true, _count: true } } }, /"select._count" must be absent: AllTypes has no to-many relation/],
         ['a _count with where but no select (ZenStack crashed: a 500)', 'GET', '/user/findMany', { q: { include: { _count: { where: {} } } } }, /"include._count.where" must be absent/],
         ['null as upsert update', 'POST', '/post/upsert', { body: { where: { id: 1 }, create: { title: 'n', authorId: 1 }, update: null } }, /"update" must be an object/],
     ])('%s is a 400 and changes nothing', (_name, method, path, input, message) => expectRefused(method, path, input, message));
@@ -280,6 +280,16 @@ describe("arguments Prisma's query compiler panics on", () => {
         expect([grouped.status, grouped.body.data]).toEqual([200, [{ authorId: 1, _count: 2 }]]);
         const json = await call('GET', '/allTypes/findMany', { q: { where: { json: { equals: { a: [1] } } } } });
         expect([json.status, json.body.data]).toEqual([200, []]);
+        // `_count: false` means no counts (ZenStack crashed on it: a 500), on a model with or without to-many relations
+        for (const [path, q] of [
+            ['/post/findFirst', { select: { id: true, _count: false } }],
+            ['/user/findFirst', { include: { posts: { include: { _count: false } }, _count: false } }],
+            ['/allTypes/findMany', { select: { id: true, _count: false } }],
+        ] as const) {
+            const res = await call('GET', path, { q });
+            expect([path, res.status]).toEqual([path, 200]);
+            expect(JSON.stringify(res.body.data)).not.toMatch(/_count/);
+        }
         const counted = await call('GET', '/user/findMany', { q: { select: { id: true, _count: { select: { posts: { where: { published: true } } } } } } });
         expect([counted.status, counted.body.data]).toEqual([200, [{ id: 1, _count: { posts: 1 } }]]);
     });

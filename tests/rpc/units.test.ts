@@ -6,6 +6,7 @@ import { decodeArgs, readBodyArgs, readQueryArgs } from '../../src/api/rpc/input
 import { getJsonNullObjects } from '../../src/api/common/prisma-nulls';
 import { OPERATIONS } from '../../src/api/rpc/operations';
 import { resolveRoute } from '../../src/api/rpc/router';
+import { dropFalseCounts } from '../../src/api/rpc/shape';
 import { formatIssues } from '../../src/api/rpc/validation';
 import { generateSchema } from '../support/generate';
 import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
@@ -154,5 +155,16 @@ describe('Json null objects', () => {
         // the input object is not modified
         expect(encoded.json).toEqual({ data: { json: null } });
         expect(() => deserializeValue(encoded.json, { values: encoded.values })).toThrow(/not accepted/);
+    });
+});
+
+describe('_count: false', () => {
+    it('is dropped at any depth without touching the caller\'s arguments, which are returned as they are when there is none', () => {
+        const args = { where: { id: 1 }, select: { id: true, _count: false, posts: { include: { _count: false, author: true } } } };
+        const copy = JSON.parse(JSON.stringify(args));
+        expect(dropFalseCounts(args)).toEqual({ where: { id: 1 }, select: { id: true, posts: { include: { author: true } } } });
+        expect(args).toEqual(copy);
+        const plain = { include: { posts: { select: { _count: true } } } };
+        expect(dropFalseCounts(plain)).toBe(plain);
     });
 });

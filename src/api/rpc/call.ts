@@ -5,7 +5,7 @@ import { transactionKeepingWrites } from '../common/transactions';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
 import { checkArgStructure } from './arg-structure';
-import { checkSelectShape } from './shape';
+import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
@@ -37,9 +37,10 @@ export function prepareCall(
     zodSchemas: ZodSchemas | undefined,
     limits?: ArgLimits,
 ): PreparedCall {
-    const { args, jsonNulls } = decodeArgs(raw);
+    const { args: received, jsonNulls } = decodeArgs(raw);
     // zod (when given) reports unknown arguments itself, as a 422 listing the issues
-    validateArgs(zodSchemas, model.name, op.name, args);
+    validateArgs(zodSchemas, model.name, op.name, received);
+    const args = dropFalseCounts(received);
     for (const key of Object.keys(args)) {
         if (!op.argKeys.has(key)) {
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);

@@ -32,3 +32,40 @@ export function checkSelectShape(args: Args): void {
         if (args[key] !== undefined && args[key] !== null) checkShape(args[key], key);
     }
 }
+
+/** `shape` without its `_count: false` entries, at any depth; the same object when it has none. */
+function withoutFalseCounts(shape: Record<string, unknown>): Record<string, unknown> {
+    let out: Record<string, unknown> | undefined;
+    for (const [key, entry] of Object.entries(shape)) {
+        if (key === '_count' && entry === false) {
+            out ??= { ...shape };
+            delete out[key];
+            continue;
+        }
+        if (!isObject(entry)) continue;
+        let next: Record<string, unknown> | undefined;
+        for (const nested of ['select', 'include'] as const) {
+            const inner = entry[nested];
+            if (!isObject(inner)) continue;
+            const cleaned = withoutFalseCounts(inner);
+            if (cleaned !== inner) (next ??= { ...entry })[nested] = cleaned;
+        }
+        if (next) (out ??= { ...shape })[key] = next;
+    }
+    return out ?? shape;
+}
+
+/**
+ * `_count: false` in `select`/`include` means "no counts" to Prisma, but ZenStack's policy layer crashes
+ * on it (a 500): the arguments without it, copied only where something is dropped.
+ */
+export function dropFalseCounts(args: Args): Args {
+    let out: Args | undefined;
+    for (const key of ['select', 'include'] as const) {
+        const shape = args[key];
+        if (!isObject(shape)) continue;
+        const cleaned = withoutFalseCounts(shape);
+        if (cleaned !== shape) (out ??= { ...args })[key] = cleaned;
+    }
+    return out ?? args;
+}
