@@ -112,7 +112,7 @@ const someNumber = fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom(0, 1, 2) },
 );
 const optional = { requiredKeys: [] as never[] };
-/** One plausible call `{ model, op, args }` with such numbers where Prisma takes numbers. */
+/** One plausible call `{ model, op, args }` with such numbers where Prisma takes numbers, or with a shape the ORM failed on. */
 export const numberCall: fc.Arbitrary<{ model: string; op: string; args: unknown }> = fc.oneof(
     fc.record({ model: fc.constant('allTypes'), op: fc.constant('create'), args: fc.record({ data: fc.record({ id: fc.constantFrom('n1', 'n2'), int: someNumber }) }) }),
     fc.record({ model: fc.constant('allTypes'), op: fc.constant('updateMany'), args: fc.record({ where: fc.record({ int: someNumber }, optional), data: fc.record({ int: someNumber }) }) }),
@@ -120,6 +120,13 @@ export const numberCall: fc.Arbitrary<{ model: string; op: string; args: unknown
     fc.record({ model: fc.constant('post'), op: fc.constantFrom('deleteMany', 'findMany'), args: fc.record({ where: fc.record({ id: fc.record({ in: fc.array(someNumber, { maxLength: 2 }) }) }) }) }),
     fc.record({ model: fc.constant('post'), op: fc.constant('update'), args: fc.record({ where: fc.record({ id: someNumber }), data: fc.record({ viewCount: someNumber }) }) }),
     fc.record({ model: fc.constant('user'), op: fc.constant('findMany'), args: fc.record({ include: fc.record({ posts: fc.record({ take: someNumber, skip: someNumber }, optional) }) }) }),
+    // shapes Prisma's query compiler panicked on (empty having conditions) and ZenStack crashed on (`_count: false`, a null aggregate selection)
+    fc.record({
+        model: fc.constant('post'),
+        op: fc.constant('groupBy'),
+        args: fc.record({ by: fc.constant(['authorId']), having: fc.constantFrom({}, { title: {} }, { viewCount: { _sum: {} } }, { title: { not: {} } }, { viewCount: { _sum: { gt: 1 } } }), _count: fc.constantFrom(true, { _all: null }) }),
+    }),
+    fc.record({ model: fc.constantFrom('post', 'allTypes'), op: fc.constantFrom('findMany', 'findFirst'), args: fc.record({ select: fc.constantFrom({ id: true, _count: false }, { id: true, _count: { where: {} } }, { id: true, _count: true }) }) }),
 );
 
 export const rpcBody: fc.Arbitrary<unknown> = fc.oneof(hostileJson, typedGarbage, fc.array(fc.record({ model: fc.constantFrom(...MODELS, '__proto__'), op: fc.constantFrom(...RPC_OPS), args: hostileJson }), { maxLength: 4 }));
