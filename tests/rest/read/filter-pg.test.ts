@@ -81,6 +81,32 @@ describePg('REST filters', () => {
         expect(await ids({ 'filter[title$contains]': 'HELLO' })).toEqual([]);
     });
 
+    it('$contains, $icontains, $startsWith and $endsWith match % _ and \\ literally (Prisma leaves them LIKE wildcards)', async () => {
+        if (!api) return;
+        await api.s.prisma.article.createMany({
+            data: [
+                { id: 10, title: '100% sure' },
+                { id: 11, title: 'snake_case' },
+                { id: 12, title: 'back\\slash' },
+                { id: 13, title: '1000 sure' },
+            ],
+        });
+        try {
+            const titles = async (query: Query) => (await ids(query)).filter((id) => id >= 10);
+            expect(await titles({ 'filter[title$contains]': '%' })).toEqual([10]);
+            expect(await titles({ 'filter[title$contains]': '100%' })).toEqual([10]);
+            expect(await titles({ 'filter[title$contains]': 'e_c' })).toEqual([11]);
+            expect(await titles({ 'filter[title$contains]': '_' })).toEqual([11]);
+            expect(await titles({ 'filter[title$contains]': '\\' })).toEqual([12]);
+            expect(await titles({ 'filter[title$icontains]': 'SNAKE_' })).toEqual([11]);
+            expect(await titles({ 'filter[title$startsWith]': '100%' })).toEqual([10]);
+            expect(await titles({ 'filter[title$endsWith]': '_case' })).toEqual([11]);
+            expect(await titles({ 'filter[title$contains]': 'sure' })).toEqual([10, 13]);
+        } finally {
+            await api.s.prisma.article.deleteMany({ where: { id: { gte: 10 } } });
+        }
+    });
+
     it('$search runs a full-text search', async () => {
         if (!api) return;
         expect(await ids({ 'filter[body$search]': 'fox' })).toEqual([1, 3]);

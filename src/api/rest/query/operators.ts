@@ -42,6 +42,27 @@ export const SEARCH_PROVIDERS: ReadonlySet<string> = new Set(['postgresql', 'mys
 /** Providers with `mode: 'insensitive'`; elsewhere `contains` is already case-insensitive (SQLite LIKE for ASCII, MySQL collations). */
 const INSENSITIVE_MODE: ReadonlySet<string> = new Set(['postgresql', 'cockroachdb', 'mongodb']);
 
+/**
+ * Prisma runs `contains`/`startsWith`/`endsWith` as LIKE without escaping the value (prisma/prisma#19506),
+ * so `%` and `_` were wildcards: `$contains=100%` matched "100" followed by anything, `$contains=%` every
+ * row. Where LIKE's escape character is the backslash (PostgreSQL, CockroachDB, MySQL) they are escaped and
+ * match themselves; SQLite's LIKE has no escape character unless the query names one, which Prisma does not.
+ */
+const BACKSLASH_LIKE: ReadonlySet<string> = new Set(['postgresql', 'cockroachdb', 'mysql']);
+
+function literal(value: unknown, provider: string): unknown {
+    return typeof value === 'string' && BACKSLASH_LIKE.has(provider) ? value.replace(/[\\%_]/g, '\\$&') : value;
+}
+
+/** A LIKE-based operator (`contains`, `startsWith`, `endsWith`) matching each value literally where the database allows. */
+function like(op: string, insensitive = false): (input: OperatorInput) => Where {
+    return ({ field, values, provider }) =>
+        anyOf(
+            field.name,
+            values.map((v) => (insensitive && INSENSITIVE_MODE.has(provider) ? { [op]: literal(v, provider), mode: 'insensitive' } : { [op]: literal(v, provider) })),
+        );
+}
+
 /** `{ f: c1 }` for one condition, `{ OR: [{ f: c1 }, { f: c2 }] }` for several (any-of). */
 function anyOf(name: string, conditions: unknown[]): Where {
     return conditions.length === 1 ? { [name]: conditions[0] } : { OR: conditions.map((c) => ({ [name]: c })) };
@@ -80,19 +101,10 @@ export const OPERATORS: Readonly<Record<string, OperatorDef>> = Object.freeze({
         describe: 'between two values, inclusive',
         build: ({ field, values }) => ({ [field.name]: { gte: values[0], lte: values[1] } }),
     },
-    contains: { arity: 'values', kinds: STRING, describe: 'string contains', build: each('contains') },
-    icontains: {
-        arity: 'values',
-        kinds: STRING,
-        describe: 'case-insensitive string contains',
-        build: ({ field, values, provider }) =>
-            anyOf(
-                field.name,
-                values.map((v) => (INSENSITIVE_MODE.has(provider) ? { contains: v, mode: 'insensitive' } : { contains: v })),
-            ),
-    },
-    startsWith: { arity: 'values', kinds: STRING, describe: 'string starts with', build: each('startsWith') },
-    endsWith: { arity: 'values', kinds: STRING, describe: 'string ends with', build: each('endsWith') },
+    contains: { arity: 'values', kinds: STRING, describe: 'string contains', build: like('contains') },
+    icontains: { arity: 'values', kinds: STRING, describe: 'case-insensitive string contains', build: like('contains', true) },
+    startsWith: { arity: 'values', kinds: STRING, describe: 'string starts with', build: like('startsWith') },
+    endsWith: { arity: 'values', kinds: STRING, describe: 'string ends with', build: like('endsWith') },
     search: {
         arity: 'text',
         kinds: STRING,
