@@ -70,3 +70,28 @@ describe('classification of database conditions', () => {
         }
     });
 });
+
+describe('a panic of the query compiler', () => {
+    const panic = Object.assign(new Error('\npanicked at query-engine/core/src/query_graph_builder/read/aggregations/group_by.rs:136:14:\ninternal error: entered unreachable code'), {
+        name: 'PrismaClientRustPanicError',
+        clientVersion: '6.19.3',
+    });
+
+    it('is a 400 in both protocols, logged as an error (the request hurt the process: it disconnected the client)', () => {
+        const lines: Array<[string, string, string | undefined]> = [];
+        const logger = {
+            error: (m: string, c?: string) => lines.push(['error', m, c]),
+            warn: (m: string, c?: string) => lines.push(['warn', m, c]),
+            info: () => undefined,
+            debug: (m: string, c?: string) => lines.push(['debug', m, c]),
+        };
+        const rpc = renderRpcError(panic, logger);
+        const rest = renderRestError(panic, logger);
+        expect([rpc.status, rest.status]).toEqual([400, 400]);
+        expect(JSON.stringify([rpc.body, rest.body])).not.toMatch(/group_by|panicked/);
+        expect(lines.map(([level, , code]) => [level, code])).toEqual([
+            ['error', 'orm-panic'],
+            ['error', 'orm-error'],
+        ]);
+    });
+});

@@ -31,6 +31,8 @@ export interface ClassifiedError {
     reason?: string;
     /** Validation issues, when known. */
     issues?: unknown;
+    /** The request's fault, but it hurt the server too (a query compiler panic): logged as an error. */
+    alarm?: boolean;
 }
 
 /** An error a handler raises on purpose for a malformed request. */
@@ -251,7 +253,7 @@ export function classifyError(err: unknown): ClassifiedError {
     }
     if (name === 'PrismaClientRustPanicError' && COMPILER_PANIC.test(textOf(err))) {
         // the query compiler cannot translate these arguments: retrying the same request cannot succeed
-        return { kind: 'orm', message: 'the data layer cannot build a query for these arguments (its query compiler failed on them)' };
+        return { kind: 'orm', message: 'the data layer cannot build a query for these arguments (its query compiler failed on them)', alarm: true };
     }
     if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err)) || AFTER_PANIC.test(textOf(err))) {
         return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };

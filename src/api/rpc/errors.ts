@@ -69,6 +69,8 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
 
     if (status >= 500) {
         log(logger, 'error', `RPC request failed: ${describeError(err)}`, classified.kind === 'unavailable' ? 'db-unavailable' : 'unexpected-error');
+    } else if (classified.alarm) {
+        log(logger, 'error', `RPC request refused, and the data layer was hurt by it (restart the process if queries start failing): ${describeError(err)}`, 'orm-panic');
     } else {
         log(logger, 'debug', `RPC request rejected (${status} ${classified.kind}): ${err instanceof Error ? err.message : String(err)}`);
     }
