@@ -50,6 +50,8 @@ const CASES: [string, unknown, string, string?][] = [
     ['a panic of the query compiler', Object.assign(new Error('\nInvalid `t=Object.create()` invocation\n\npanicked at query-engine/query-builders/sql-query-builder/src/filter/visitor.rs:813:26:\nJSON target types only accept strings or numbers, found: true\n\nThis is a non-recoverable error'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'orm'],
     ['a panic of the query graph builder', Object.assign(new Error('\nInvalid invocation\n\npanicked at query-engine/core/src/query_graph_builder/read/aggregations/group_by.rs:136:14:\ninternal error: entered unreachable code'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'orm'],
     ['the borrow error after a panic', new Error('attempted to take ownership of Rust value while it was borrowed'), 'unavailable'],
+    // after enough panics every query failed so (recorded from Prisma 6.19): the server's condition, not the request's 400
+    ['the query compiler broken for good', Object.assign(new Error('\nInvalid `prisma.post.count()` invocation:\n\nmemory access out of bounds'), { name: 'PrismaClientUnknownRequestError', clientVersion: '6.19.3' }), 'unknown'],
     ['a panic elsewhere (the engine itself)', Object.assign(new Error('PANIC: called `Option::unwrap()` on a `None` value'), { name: 'PrismaClientRustPanicError', clientVersion: '6.19.3' }), 'unavailable'],
     ['an unrelated TypeError', new TypeError("Cannot read properties of undefined (reading 'id')"), 'unknown'],
 ];

@@ -57,6 +57,8 @@ const UNAVAILABLE_TEXT =
  */
 const COMPILER_PANIC = /panicked at (query-compiler|query-engine)\//;
 const AFTER_PANIC = /attempted to take ownership of Rust value while it was borrowed/;
+/** The compiler's memory after enough panics: every later query fails until the process restarts (a 500, logged). */
+const COMPILER_BROKEN = /memory access out of bounds/;
 
 const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
 const BUSY_MESSAGE = 'the database is busy, try again later';
@@ -257,6 +259,9 @@ export function classifyError(err: unknown): ClassifiedError {
     }
     if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err)) || AFTER_PANIC.test(textOf(err))) {
         return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
+    }
+    if (COMPILER_BROKEN.test(textOf(err))) {
+        return { kind: 'unknown', message: 'an unexpected error occurred' };
     }
     if (name === 'PrismaClientUnknownRequestError') {
         return { kind: 'orm', message: 'the data layer rejected the request' };
