@@ -98,8 +98,8 @@ export function decodeDecimal(value: unknown, path?: string): Decimal {
 }
 
 /** Prisma's BigInt is 64-bit signed on every provider. */
-export const BIGINT_MIN = -(2n ** 63n);
-export const BIGINT_MAX = 2n ** 63n - 1n;
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
 
 export function isBigInt64(value: bigint): boolean {
     return value >= BIGINT_MIN && value <= BIGINT_MAX;

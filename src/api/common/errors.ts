@@ -48,15 +48,15 @@ export class BadRequestError extends Error {
 
 const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024', 'P2037']);
 const UNAVAILABLE_TEXT =
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly/i;
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly|attempted to take ownership of Rust value while it was borrowed/i;
 
 /**
  * Prisma 6's client engine compiles each query in WebAssembly. A panic there (arguments it cannot
  * translate) is the request's, but it also disconnects the whole client, and the next statement of any
- * request fails once with a wasm-bindgen borrow error: that one is transient.
+ * request fails once with a wasm-bindgen borrow error ("attempted to take ownership of Rust value while
+ * it was borrowed", in UNAVAILABLE_TEXT): that one is transient.
  */
 const COMPILER_PANIC = /panicked at (query-compiler|query-engine)\//;
-const AFTER_PANIC = /attempted to take ownership of Rust value while it was borrowed/;
 /** The compiler's memory after enough panics: every later query fails until the process restarts (a 500, logged). */
 const COMPILER_BROKEN = /memory access out of bounds/;
 
@@ -198,6 +198,9 @@ export function classifyError(err: unknown): ClassifiedError {
     }
     const name = errorName(err);
     const code = errorCode(err);
+    let text: string | undefined;
+    /** The error's message, meta and cause as one string, built once and only when a rule needs it. */
+    const errText = (): string => (text ??= textOf(err));
 
     if (name === 'PrismaClientKnownRequestError' && code) {
         const meta = ((err as { meta?: Record<string, unknown> }).meta ?? {}) as Record<string, unknown>;
@@ -224,7 +227,7 @@ export function classifyError(err: unknown): ClassifiedError {
         if (transient) {
             return { kind: 'unavailable', message: transient, ormCode: code };
         }
-        if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_TEXT.test(textOf(err))) {
+        if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_TEXT.test(errText())) {
             return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
         }
         return { kind: 'orm', message, ormCode: code };
@@ -245,22 +248,22 @@ export function classifyError(err: unknown): ClassifiedError {
         if (state && LIMIT_EXCEEDED_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the request exceeds a limit of the database (e.g. a value too large for an index; SQLSTATE ${state})` };
         }
-        if (state === '42601' && TSQUERY_SYNTAX.test(textOf(err))) {
+        if (state === '42601' && TSQUERY_SYNTAX.test(errText())) {
             return { kind: 'orm', message: 'invalid full-text search query: join words with &, |, <-> or ! (to_tsquery syntax; SQLSTATE 42601)' };
         }
     }
-    if (textOf(err).includes(TRANSACTION_ENDED_MESSAGE)) {
+    if (errText().includes(TRANSACTION_ENDED_MESSAGE)) {
         // a statement of a transaction that had timed out (and been rolled back), refused by withTransactionCleanup
         return { kind: 'unavailable', message: BUSY_MESSAGE };
     }
-    if (name === 'PrismaClientRustPanicError' && COMPILER_PANIC.test(textOf(err))) {
+    if (name === 'PrismaClientRustPanicError' && COMPILER_PANIC.test(errText())) {
         // the query compiler cannot translate these arguments: retrying the same request cannot succeed
         return { kind: 'orm', message: 'the data layer cannot build a query for these arguments (its query compiler failed on them)', alarm: true };
     }
-    if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(textOf(err)) || AFTER_PANIC.test(textOf(err))) {
+    if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError' || UNAVAILABLE_TEXT.test(errText())) {
         return { kind: 'unavailable', message: UNAVAILABLE_MESSAGE, ormCode: code };
     }
-    if (COMPILER_BROKEN.test(textOf(err))) {
+    if (COMPILER_BROKEN.test(errText())) {
         return { kind: 'unknown', message: 'an unexpected error occurred' };
     }
     if (name === 'PrismaClientUnknownRequestError') {

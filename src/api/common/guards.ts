@@ -19,7 +19,9 @@ export function nestingDepth(value: unknown, limit: number): number {
     return 1 + deepest;
 }
 
+export const INT32_MAX = 2147483647;
+
 /** A value Prisma's `Int` (32-bit signed on every provider) can hold. */
 export function isInt32(value: unknown): value is number {
-    return typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647;
+    return typeof value === 'number' && Number.isInteger(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 }

@@ -77,6 +77,8 @@ export interface ModelDef {
     autoIncrementScalars: readonly ScalarField[];
     /** Unique constraints by name (includes the id). */
     uniqueConstraints: Readonly<Record<string, { name: string; fields: string[] }>>;
+    /** Whether any relation is to-many (what a `_count` selection can count). */
+    hasToMany: boolean;
 }
 
 export interface ModelRegistry {
@@ -173,6 +175,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         complexScalars,
         autoIncrementScalars,
         uniqueConstraints: info.uniqueConstraints ?? {},
+        hasToMany: [...relations.values()].some((r) => r.isArray),
     };
 }
 

@@ -1,4 +1,5 @@
 import { isBigInt64 } from '../common/codec';
+import { INT32_MAX } from '../common/guards';
 import { fail } from './arg-walk';
 import { isPlainObject } from './input';
 
@@ -9,8 +10,6 @@ import { isPlainObject } from './input';
  * takes none), with or without zod schemas. Both are refused here with a 400 naming the place, as
  * is an `Int` beyond 2^53, which SQLite would store but the client could not read back.
  */
-
-const INT32_MAX = 2147483647;
 
 /** Calls `visit` with every value in `value` that is neither a list nor a plain object, first to last. */
 function eachLeaf(value: unknown, path: string, visit: (leaf: unknown, at: string) => void): void {

@@ -122,7 +122,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
  * (even `false`) of a model without a to-many relation.
  */
 function checkCountSelection(model: ModelDef, count: unknown, at: string): void {
-    if (![...model.relations.values()].some((r) => r.isArray)) fail(at, `absent: ${model.name} has no to-many relation to count`);
+    if (!model.hasToMany) fail(at, `absent: ${model.name} has no to-many relation to count`);
     if (typeof count === 'boolean') return;
     if (!isObject(count)) fail(at, 'true, false or { select }');
     for (const key of Object.keys(count)) if (key !== 'select') fail(`${at}.${key}`, 'absent: "_count" takes only "select"');

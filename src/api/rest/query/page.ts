@@ -1,10 +1,9 @@
+import { INT32_MAX } from '../../common/guards';
 import { RestError } from '../errors';
 import type { RestConfig } from '../options';
 import type { PageQuery } from './types';
 
 const DIGITS = /^\d+$/;
-/** Prisma's query compiler wraps `skip` to 32 bits: a larger offset would start the page near the beginning. */
-const MAX_OFFSET = 2147483647;
 
 function integer(parameter: string, raw: string): number {
     const text = raw.trim();
@@ -18,8 +17,9 @@ function integer(parameter: string, raw: string): number {
 /** `page[offset]` / `page[limit]` → skip/take; defaults from `pageSize`, capped by `maxPageSize`. */
 export function parsePage(page: { offset?: string; limit?: string }, config: RestConfig): PageQuery {
     const offset = page.offset === undefined ? 0 : integer('page[offset]', page.offset);
-    if (offset > MAX_OFFSET) {
-        throw new RestError('invalid-page', `page[offset] must not exceed ${MAX_OFFSET}`, { source: { parameter: 'page[offset]' } });
+    // Prisma's query compiler wraps `skip` to 32 bits: a larger offset would start the page near the beginning
+    if (offset > INT32_MAX) {
+        throw new RestError('invalid-page', `page[offset] must not exceed ${INT32_MAX}`, { source: { parameter: 'page[offset]' } });
     }
     if (page.limit === undefined) {
         return { offset, limit: config.pageSize, explicitLimit: false };
