@@ -79,6 +79,8 @@ export interface ModelDef {
     uniqueConstraints: Readonly<Record<string, { name: string; fields: string[] }>>;
     /** Whether any relation is to-many (what a `_count` selection can count). */
     hasToMany: boolean;
+    /** The models this one `extends` (a ZenStack `@@delegate` hierarchy), by schema name. */
+    baseTypes: readonly string[];
 }
 
 export interface ModelRegistry {
@@ -176,6 +178,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         autoIncrementScalars,
         uniqueConstraints: info.uniqueConstraints ?? {},
         hasToMany: [...relations.values()].some((r) => r.isArray),
+        baseTypes: info.baseTypes ?? [],
     };
 }
 

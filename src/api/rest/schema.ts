@@ -35,6 +35,12 @@ export interface RestModel {
      */
     attributes: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
+    /**
+     * For a ZenStack `@@delegate` base model: every model that extends it, directly or further down.
+     * Its records are rows of those concrete models, and a read that selects no fields of its own gets
+     * their fields too (the ORM merges them in); empty for every other model.
+     */
+    descendants: readonly RestModel[];
     /** `{endpoint}/{segment}/`: prefix of every resource link of this type. */
     linkPrefix: string;
 }
@@ -121,12 +127,28 @@ function relationshipOf(name: string, field: RelationField, byKey: ReadonlyMap<s
     };
 }
 
+/** The models that extend `def` (`baseTypes`), directly or through others, each once. */
+function descendantsOf(def: ModelDef, byKey: ReadonlyMap<string, RestModel>): RestModel[] {
+    const found: RestModel[] = [];
+    const seen = new Set<string>([def.name]);
+    const walk = (base: string) => {
+        for (const m of byKey.values()) {
+            if (!m.def.baseTypes.includes(base) || seen.has(m.def.name)) continue;
+            seen.add(m.def.name);
+            found.push(m);
+            walk(m.def.name);
+        }
+    };
+    walk(def.name);
+    return found;
+}
+
 /** Builds the REST view of a model metadata object for one handler's options. */
 export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestSchema {
     const registry = getModelRegistry(modelMeta);
     const byKey = new Map<string, RestModel>();
     const bySegment = new Map<string, RestModel>();
-    const pending: { def: ModelDef; relationships: Map<string, RestRelationship>; typeNames: Set<string> }[] = [];
+    const pending: { def: ModelDef; relationships: Map<string, RestRelationship>; typeNames: Set<string>; descendants: RestModel[] }[] = [];
 
     checkModelNames('externalIdMapping', config.externalIdMapping, registry.models.values());
     for (const def of registry.models.values()) {
@@ -142,7 +164,8 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         // filled in below, once every model exists (types refer to each other)
         const relationships = new Map<string, RestRelationship>();
         const typeNames = new Set([type]);
-        pending.push({ def, relationships, typeNames });
+        const descendants: RestModel[] = [];
+        pending.push({ def, relationships, typeNames, descendants });
         const model: RestModel = {
             def,
             type,
@@ -152,6 +175,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             idFields,
             attributes,
             relationships,
+            descendants,
             linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
         };
         byKey.set(def.key, model);
@@ -161,7 +185,8 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         bySegment.set(segment, model);
     }
     const byTypeName = new Map<string, RestModel>([...byKey.values()].map((m) => [m.type, m]));
-    for (const { def, relationships, typeNames } of pending) {
+    for (const { def, relationships, typeNames, descendants } of pending) {
+        descendants.push(...descendantsOf(def, byKey));
         for (const [name, field] of def.relations) {
             relationships.set(name, relationshipOf(name, field, byKey));
         }

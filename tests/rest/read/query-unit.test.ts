@@ -4,7 +4,7 @@ import { buildFilter, type FilterContext } from '../../../src/api/rest/query/fil
 import { parseInclude } from '../../../src/api/rest/query/include';
 import { pageArgs, parsePage } from '../../../src/api/rest/query/page';
 import { flattenQuery, parseParams, type Family } from '../../../src/api/rest/query/params';
-import { selectFor } from '../../../src/api/rest/query/select';
+import { projectionFor } from '../../../src/api/rest/query/select';
 import { parseSort } from '../../../src/api/rest/query/sort';
 import { parseFields } from '../../../src/api/rest/query/fields';
 import { normalizeOptions } from '../../../src/api/rest/options';
@@ -132,6 +132,13 @@ describe('query parameters → Prisma arguments', () => {
         expect([...fields!.get('post')!]).toEqual(['title', 'author', 'viewCount']);
     });
 });
+
+/** The `select` of a projection (every blog model is read with one: none is a delegate base model). */
+function selectFor(...args: Parameters<typeof projectionFor>): Record<string, unknown> {
+    const projection = projectionFor(...args);
+    if (!('select' in projection)) throw new Error('expected a select');
+    return projection.select;
+}
 
 describe('select builder', () => {
     it('selects every attribute and only what to-one linkage needs (no to-many, no join for owner sides)', () => {

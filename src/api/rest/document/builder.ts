@@ -142,6 +142,15 @@ export class DocumentBuilder {
                 attributes[a.name] = this.encode(value, `${path}.attributes.${a.name}`);
             }
         }
+        if (!set) {
+            // a delegate base model's record read without a fieldset holds its concrete model's fields too
+            for (const a of plan.concreteAttributes) {
+                const value = record[a.name];
+                if (value === undefined) continue;
+                const at = `${path}.attributes.${a.name}`;
+                attributes[a.name] = Array.isArray(value) ? value.map((item, i) => this.encode(item, `${at}.${i}`)) : this.encode(value, at);
+            }
+        }
 
         const relationships: Record<string, RelationshipObject> = {};
         for (const r of plan.relationships) {

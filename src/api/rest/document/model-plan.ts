@@ -36,8 +36,11 @@ export interface ModelPlan {
     attributeByName: ReadonlyMap<string, AttributePlan>;
     relationships: readonly RelationshipPlan[];
     relationshipByName: ReadonlyMap<string, RelationshipPlan>;
-    /** Whether any attribute ever needs serialization metadata: when not, the encoder is skipped. */
-    hasComplex: boolean;
+    /**
+     * A `@@delegate` base model's view of the attributes its descendants add (`duration` of a `Video`
+     * read as an `Asset`), by name, each once: rendered when a record holds them. Empty for other models.
+     */
+    concreteAttributes: readonly AttributePlan[];
 }
 
 function fkFieldsOf(rel: RestRelationship): string[] | undefined {
@@ -54,12 +57,30 @@ function fkFieldsOf(rel: RestRelationship): string[] | undefined {
     return targetIds.map((id) => mapping[id]);
 }
 
-function buildPlan(model: RestModel): ModelPlan {
+function attributePlans(model: RestModel): AttributePlan[] {
     const attributes: AttributePlan[] = [];
     for (const [name, field] of model.attributes) {
         if (field.kind === 'Unsupported') continue;
         attributes.push({ name, field, complex: model.def.complexScalars.includes(field) });
     }
+    return attributes;
+}
+
+/** The attributes of `model`'s descendants that it does not have itself (nor as its id). */
+function concreteAttributesOf(model: RestModel): AttributePlan[] {
+    const own = new Set([...model.attributes.keys(), ...model.idFields.map((f) => f.name)]);
+    const found = new Map<string, AttributePlan>();
+    for (const sub of model.descendants) {
+        for (const a of attributePlans(sub)) {
+            // two concrete models may give one name different types: the builder encodes these by value
+            if (!own.has(a.name) && !found.has(a.name)) found.set(a.name, a);
+        }
+    }
+    return [...found.values()];
+}
+
+function buildPlan(model: RestModel): ModelPlan {
+    const attributes = attributePlans(model);
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {
         relationships.push({
@@ -77,7 +98,7 @@ function buildPlan(model: RestModel): ModelPlan {
         attributeByName: new Map(attributes.map((a) => [a.name, a])),
         relationships,
         relationshipByName: new Map(relationships.map((r) => [r.name, r])),
-        hasComplex: attributes.some((a) => a.complex),
+        concreteAttributes: concreteAttributesOf(model),
     };
 }
 

@@ -11,12 +11,20 @@ import type { Fieldsets, IncludeTree } from './types';
  * relationships that are not included are never loaded, and neither is the far side of a to-one
  * relationship of an included resource: its linkage is one more policy-checked read per
  * relationship, so included resources carry links only there (as JSON:API allows), unless that
- * relationship is itself included.
+ * relationship is itself included. A `@@delegate` base model is the exception (see `Projection`).
  */
 
 type Select = Record<string, unknown>;
 
-const defaults = new WeakMap<RestModel, Select>();
+/**
+ * The shape of a read: `{ select }`, or for a `@@delegate` base model read without a fieldset of its
+ * own, `{ include }` of its relationships only (possibly neither). Without a `select` the ORM loads
+ * every field, and ZenStack adds the fields of each record's concrete model (a `Video`'s `duration`
+ * read as an `Asset`), as `@zenstackhq/server` 2.x answers them; a `select` would drop them.
+ */
+export type Projection = { select: Select } | { include?: Select };
+
+const defaults = new WeakMap<RestModel, Projection>();
 const orders = new WeakMap<RestModel, Array<Record<string, 'asc'>>>();
 
 /** `orderBy` on the id fields: a stable order for pages and included to-many relationships. */
@@ -29,22 +37,30 @@ export function idOrder(model: RestModel): Array<Record<string, 'asc'>> {
     return order;
 }
 
-function build(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig, primary: boolean): Select {
+/** Whether `model`'s records are read whole (see `Projection`) in a document shaped by `fields`. */
+function readsWhole(model: RestModel, fields: Fieldsets | undefined): boolean {
+    return model.descendants.length > 0 && !fields?.has(model.type);
+}
+
+function project(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig, primary: boolean): Projection {
+    const whole = readsWhole(model, fields);
     const plan = planOf(model);
     const set = fields?.get(model.type);
-    const select: Select = { ...idSelect(model) };
-    for (const a of plan.attributes) {
-        if (!set || set.has(a.name)) select[a.name] = true;
+    const select: Select = whole ? {} : { ...idSelect(model) };
+    if (!whole) {
+        for (const a of plan.attributes) {
+            if (!set || set.has(a.name)) select[a.name] = true;
+        }
     }
     for (const r of plan.relationships) {
         const sub = include?.get(r.name);
         const shown = !set || set.has(r.name);
-        if (shown && r.fkFields) {
+        if (shown && r.fkFields && !whole) {
             for (const fk of r.fkFields) select[fk] = true;
         }
         if (sub) {
             const target = r.rel.target;
-            const nested: Select = { select: build(target, sub, fields, config, false) };
+            const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {
                 nested.orderBy = idOrder(target);
                 if (Number.isFinite(config.pageSize)) nested.take = config.pageSize;
@@ -54,18 +70,19 @@ function build(model: RestModel, include: IncludeTree | undefined, fields: Field
             select[r.name] = { select: idSelect(r.rel.target) };
         }
     }
-    return select;
+    if (!whole) return { select };
+    return Object.keys(select).length > 0 ? { include: select } : {};
 }
 
-/** The select of primary data of `model` for a document shaped by `include` and `fields` (the plain case is cached per model). */
-export function selectFor(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Select {
+/** The projection of primary data of `model` for a document shaped by `include` and `fields` (the plain case is cached per model). */
+export function projectionFor(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Projection {
     if ((!include || include.size === 0) && !fields?.has(model.type)) {
-        let select = defaults.get(model);
-        if (!select) {
-            select = build(model, undefined, undefined, config, true);
-            defaults.set(model, select);
+        let projection = defaults.get(model);
+        if (!projection) {
+            projection = project(model, undefined, undefined, config, true);
+            defaults.set(model, projection);
         }
-        return select;
+        return projection;
     }
-    return build(model, include, fields, config, true);
+    return project(model, include, fields, config, true);
 }

@@ -4,7 +4,7 @@ import { buildDocument } from '../../document/documents';
 import { routeUrl } from '../../document/links';
 import { pageArgs } from '../../query/page';
 import { parseCollectionQuery } from '../../query/read-query';
-import { selectFor } from '../../query/select';
+import { projectionFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import { collectionLinks } from './collection-links';
 import { delegate, ok, readPage } from './shared';
@@ -13,7 +13,7 @@ import { delegate, ok, readPage } from './shared';
 export async function listResources(req: RestRequest): Promise<Response> {
     const { model } = req.route;
     const { query, entries } = parseCollectionQuery(req, model);
-    const args = { where: query.where, orderBy: query.orderBy, ...pageArgs(query.page), select: selectFor(model, query.include, query.fields, req.config) };
+    const args = { where: query.where, orderBy: query.orderBy, ...pageArgs(query.page), ...projectionFor(model, query.include, query.fields, req.config) };
     const { result: rows, total } = await readPage(
         req,
         query.page,

@@ -4,7 +4,7 @@ import { buildDocument } from '../../document/documents';
 import { routeUrl } from '../../document/links';
 import { formatId, whereById } from '../../ids';
 import { parseCollectionQuery, parseDocumentQuery } from '../../query/read-query';
-import { selectFor } from '../../query/select';
+import { projectionFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
@@ -26,8 +26,8 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
 
     if (rel.isArray) {
         const { query, entries } = parseCollectionQuery(req, target);
-        const select = selectFor(target, query.include, query.fields, req.config);
-        const { rows, total } = await readToManyPage(req, model, where, rel, query, select, id);
+        const projection = projectionFor(target, query.include, query.fields, req.config);
+        const { rows, total } = await readToManyPage(req, model, where, rel, query, projection, id);
         const builder = new DocumentBuilder(req.config.idDivider, query.fields);
         const data = rows.map((row, i) => builder.resource(target, row, `data.${i}`, query.include));
         const links = collectionLinks(routeUrl(req.route), entries, query.page, total);
@@ -35,7 +35,7 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
     }
 
     const { query, entries } = parseDocumentQuery(req, target);
-    const { related } = await readToOne(req, model, where, rel, selectFor(target, query.include, query.fields, req.config), id);
+    const { related } = await readToOne(req, model, where, rel, projectionFor(target, query.include, query.fields, req.config), id);
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
     const data = related ? builder.resource(target, related, 'data', query.include) : null;
     return ok(buildDocument(builder, data, { self: requestSelf(req, entries) }, { included: query.include !== undefined }));
@@ -54,16 +54,16 @@ export async function fetchRelatedById(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     const relatedWhere = plainWhere(target, whereById(target, relatedId, req.config.idDivider));
     const { query, entries } = parseDocumentQuery(req, target);
-    const select = selectFor(target, query.include, query.fields, req.config);
+    const projection = projectionFor(target, query.include, query.fields, req.config);
 
     let record: Record<string, unknown> | null;
     if (rel.isArray) {
         // the id is unique: no page, and no transaction or count needed
         const page = { offset: 0, limit: Infinity, explicitLimit: false };
-        const { rows } = await readToManyPage(req, model, where, rel, { where: relatedWhere, orderBy: [], page }, select, id);
+        const { rows } = await readToManyPage(req, model, where, rel, { where: relatedWhere, orderBy: [], page }, projection, id);
         record = rows[0] ?? null;
     } else {
-        const { related } = await readToOne(req, model, where, rel, select, id);
+        const { related } = await readToOne(req, model, where, rel, projection, id);
         const wanted = formatId(target, relatedWhere, req.config.idDivider);
         record = related && formatId(target, related, req.config.idDivider) === wanted ? related : null;
     }

@@ -3,6 +3,7 @@ import type { CollectionQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { idSelect } from '../../ids';
+import type { Projection } from '../../query/select';
 import { delegate, notFound, readPage } from './shared';
 
 /**
@@ -19,10 +20,10 @@ export async function readToManyPage(
     parentWhere: Record<string, unknown>,
     rel: RestRelationship,
     query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page'>,
-    select: Record<string, unknown>,
+    projection: Projection,
     parentId: string | undefined,
 ): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number }> {
-    const nested: DbRecord = { select, orderBy: query.orderBy, ...pageArgs(query.page) };
+    const nested: DbRecord = { ...projection, orderBy: query.orderBy, ...pageArgs(query.page) };
     if (query.where) nested.where = query.where;
     const { result, total } = await readPage(
         req,
@@ -51,10 +52,12 @@ export async function readToOne(
     parent: RestModel,
     parentWhere: Record<string, unknown>,
     rel: RestRelationship,
-    select: Record<string, unknown>,
+    projection: Projection,
     parentId: string | undefined,
 ): Promise<{ parentRecord: DbRecord; related: DbRecord | null }> {
-    const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: { select } } });
+    // `true` when the projection is empty: the related record whole
+    const nested = 'select' in projection || projection.include ? projection : true;
+    const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
     if (!found) throw notFound(parent, parentId);
     return { parentRecord: found, related: (found[rel.name] as DbRecord | null) ?? null };
 }

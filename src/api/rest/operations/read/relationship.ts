@@ -36,7 +36,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     const plan = relationshipPlan(model, rel);
 
     if (rel.isArray) {
-        const { parentRecord, rows, total } = await readToManyPage(req, model, where, rel, read.query, idSelect(target), read.id);
+        const { parentRecord, rows, total } = await readToManyPage(req, model, where, rel, read.query, { select: idSelect(target) }, read.id);
         const parentSelf = resourceLink(model, builder.identifier(model, parentRecord).id);
         const data = rows.map((row) => builder.identifier(target, row));
         const links = collectionLinks(read.base ?? parentSelf + plan.selfSuffix, read.entries, read.query.page, total);

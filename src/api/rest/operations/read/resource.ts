@@ -5,7 +5,7 @@ import { queryString, routeUrl, withQuery } from '../../document/links';
 import { whereById } from '../../ids';
 import type { QueryEntry } from '../../query/params';
 import { parseDocumentQuery } from '../../query/read-query';
-import { selectFor } from '../../query/select';
+import { projectionFor } from '../../query/select';
 import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
@@ -25,7 +25,7 @@ async function resourceDocument(
     self: string | undefined,
     id?: string,
 ): Promise<Response> {
-    const record = await delegate(req.prisma, model).findUnique({ where, select: selectFor(model, query.include, query.fields, req.config) });
+    const record = await delegate(req.prisma, model).findUnique({ where, ...projectionFor(model, query.include, query.fields, req.config) });
     if (!record) {
         throw notFound(model, id);
     }
@@ -33,7 +33,7 @@ async function resourceDocument(
 }
 
 /**
- * The single-resource document of a record read with `selectFor(model, query.include, query.fields)`
+ * The single-resource document of a record read with `projectionFor(model, query.include, query.fields)`
  * (by a read, or as the read-back of a write). The top-level `links.self` is `self`, or the
  * resource's own URL.
  */

@@ -8,6 +8,7 @@ import { isObject } from '../../payload/pointer';
 import { uniqueWhereOf } from '../../payload/relations';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
+import type { Projection } from '../../query/select';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 
 /**
@@ -111,14 +112,14 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
 
 /**
  * Updates the record a URL names with `data` (attributes and/or relationship changes), policy-safe and
- * in one transaction, and returns it as `select` shapes it (the write's own read-back under the policy:
+ * in one transaction, and returns it as `projection` shapes it (the write's own read-back under the policy:
  * the response document needs no second read).
  */
-export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data, select: Data = idSelect(target.model)): Promise<Data> {
+export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data, projection: Projection = { select: idSelect(target.model) }): Promise<Data> {
     const { model, where } = target;
     return guardedWrite(req, target, async () => {
         if (relationKeys(model, data).length === 0) {
-            return delegateOf(req, model).update({ where, data, select }) as Promise<Data>;
+            return delegateOf(req, model).update({ where, data, ...projection }) as Promise<Data>;
         }
         return transactionKeepingWrites(
             req.prisma,
@@ -126,7 +127,7 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                 const tx = t as CrudContract;
                 const resolved = await resolveRelationChanges(tx, model, where, data);
                 if (!resolved) throw resourceNotFound(model, target.id);
-                return (await tx[model.key].update({ where, data: resolved, select })) as Data;
+                return (await tx[model.key].update({ where, data: resolved, ...projection })) as Data;
             },
             writeOptions(req, model, data),
         );

@@ -5,7 +5,7 @@ import { idFieldValues } from '../../payload/document';
 import type { RestRequest } from '../../request';
 import { renderResourceDocument } from '../read';
 import { parseNoQuery } from '../../query/read-query';
-import { selectFor } from '../../query/select';
+import { projectionFor } from '../../query/select';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
 import { updateRecord } from './replace';
@@ -20,9 +20,9 @@ export async function createResource(req: RestRequest): Promise<Response> {
     const { write, query, invalid } = prepare(req, model, 'create');
     if (invalid) return invalid;
     // the write's own read-back (under the policy) is the record of the response document
-    const select = selectFor(model, query.include, query.fields, req.config);
+    const projection = projectionFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
-        delegateOf(req, model).create({ data: write.data, select }),
+        delegateOf(req, model).create({ data: write.data, ...projection }),
     );
     const res = renderResourceDocument(req, model, created, query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
@@ -33,8 +33,8 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
-    const select = selectFor(model, query.include, query.fields, req.config);
-    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data, select);
+    const projection = projectionFor(model, query.include, query.fields, req.config);
+    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data, projection);
     return renderResourceDocument(req, model, updated, query, 200);
 }
 

@@ -1,7 +1,7 @@
 import type { Response } from '../../../../types';
 import { parseResourceWrite, payloadError, pointerTo, uniqueWhereOf, validateWrite, type ResourceWrite } from '../../payload';
 import { hasOwn, isObject } from '../../payload/pointer';
-import { selectFor } from '../../query/select';
+import { projectionFor, type Projection } from '../../query/select';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
@@ -84,11 +84,11 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const invalidUpdate = validateWrite(req.zodSchemas, model, 'update', update);
     if (invalidUpdate) return invalidUpdate;
 
-    const select = selectFor(model, created.query.include, created.query.fields, req.config);
+    const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
         Object.keys(update.data).some((k) => model.relationships.has(k))
-            ? upsertWithRelationships(req, model, where, created.write.data, update.data, select)
-            : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, select }),
+            ? upsertWithRelationships(req, model, where, created.write.data, update.data, projection)
+            : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
     );
     const res = renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
@@ -102,13 +102,13 @@ type Data = Record<string, unknown>;
  * with the write. When the record is not there for the user (absent, or not readable), a replaced
  * to-many relationship only connects its members: nothing is ever detached without a policy check.
  */
-async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, select: Data): Promise<Data> {
+async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, projection: Projection): Promise<Data> {
     return transactionKeepingWrites(
         req.prisma,
         async (t) => {
             const tx = t as CrudContract;
             const resolved = (await resolveRelationChanges(tx, model, where, update)) ?? connectOnly(model, update);
-            return (await tx[model.key].upsert({ where, create, update: resolved, select })) as Data;
+            return (await tx[model.key].upsert({ where, create, update: resolved, ...projection })) as Data;
         },
         writeOptions(req, model, update),
     );
