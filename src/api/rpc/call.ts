@@ -2,6 +2,7 @@ import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import { transactionKeepingWrites } from '../common/transactions';
+import { removeHiddenFields } from '../common/delegate-fields';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
 import { checkArgStructure } from './arg-structure';
@@ -80,6 +81,13 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
  * thrown afterwards, as ZenStack does with its own transactions.
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
+    const result = await callClient(client, call, inTransaction);
+    // concrete fields ZenStack merges into delegate base records without their read rules
+    removeHiddenFields(call.registry, call.model, result);
+    return result;
+}
+
+async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean): Promise<unknown> {
     if (call.setSites.length === 0) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
         await rewriteSetSites(tx, call.registry, call.model, call.args.where, call.setSites);

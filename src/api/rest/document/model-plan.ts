@@ -66,12 +66,17 @@ function attributePlans(model: RestModel): AttributePlan[] {
     return attributes;
 }
 
-/** The attributes of `model`'s descendants that it does not have itself (nor as its id). */
+/**
+ * The attributes of `model`'s descendants that it does not have itself (nor as its id), except those
+ * with field-level read rules, `@omit` or `@password`: ZenStack does not apply their rules to base
+ * model reads (see common/delegate-fields.ts), so they are read through the concrete type only.
+ */
 function concreteAttributesOf(model: RestModel): AttributePlan[] {
     const own = new Set([...model.attributes.keys(), ...model.idFields.map((f) => f.name)]);
     const found = new Map<string, AttributePlan>();
     for (const sub of model.descendants) {
         for (const a of attributePlans(sub)) {
+            if (a.field.readProtected) continue;
             // two concrete models may give one name different types: the builder encodes these by value
             if (!own.has(a.name) && !found.has(a.name)) found.set(a.name, a);
         }
