@@ -1,4 +1,4 @@
-import type { ModelDef, ModelRegistry } from './model-registry';
+import { descendantsOf, type ModelDef, type ModelRegistry } from './model-registry';
 
 /**
  * Fields of concrete models that are never answered through their `@@delegate` base model.
@@ -21,21 +21,6 @@ interface DelegateView {
 }
 
 const views = new WeakMap<ModelRegistry, DelegateView>();
-
-function descendantsOf(registry: ModelRegistry, base: ModelDef): ModelDef[] {
-    const found: ModelDef[] = [];
-    const seen = new Set([base.name]);
-    const walk = (name: string) => {
-        for (const m of registry.models.values()) {
-            if (!m.baseTypes.includes(name) || seen.has(m.name)) continue;
-            seen.add(m.name);
-            found.push(m);
-            walk(m.name);
-        }
-    };
-    walk(base.name);
-    return found;
-}
 
 function buildView(registry: ModelRegistry): DelegateView {
     const hidden = new Map<string, string[]>();

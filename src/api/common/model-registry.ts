@@ -182,6 +182,22 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
     };
 }
 
+/** The models that extend `base` (`baseTypes`, a `@@delegate` hierarchy), directly or through others, each once. */
+export function descendantsOf(registry: ModelRegistry, base: ModelDef): ModelDef[] {
+    const found: ModelDef[] = [];
+    const seen = new Set([base.name]);
+    const walk = (name: string) => {
+        for (const m of registry.models.values()) {
+            if (!m.baseTypes.includes(name) || seen.has(m.name)) continue;
+            seen.add(m.name);
+            found.push(m);
+            walk(m.name);
+        }
+    };
+    walk(base.name);
+    return found;
+}
+
 const cache = new WeakMap<ModelMeta, ModelRegistry>();
 
 /** The registry for a model metadata object, derived once and cached for the life of that object. */

@@ -1,5 +1,5 @@
 import type { ModelMeta } from '@zenstackhq/runtime';
-import { getModelRegistry, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
+import { descendantsOf, getModelRegistry, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
 
 /** A relationship of a resource type, with its target resolved. */
@@ -127,22 +127,6 @@ function relationshipOf(name: string, field: RelationField, byKey: ReadonlyMap<s
     };
 }
 
-/** The models that extend `def` (`baseTypes`), directly or through others, each once. */
-function descendantsOf(def: ModelDef, byKey: ReadonlyMap<string, RestModel>): RestModel[] {
-    const found: RestModel[] = [];
-    const seen = new Set<string>([def.name]);
-    const walk = (base: string) => {
-        for (const m of byKey.values()) {
-            if (!m.def.baseTypes.includes(base) || seen.has(m.def.name)) continue;
-            seen.add(m.def.name);
-            found.push(m);
-            walk(m.def.name);
-        }
-    };
-    walk(def.name);
-    return found;
-}
-
 /** Builds the REST view of a model metadata object for one handler's options. */
 export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestSchema {
     const registry = getModelRegistry(modelMeta);
@@ -186,7 +170,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     }
     const byTypeName = new Map<string, RestModel>([...byKey.values()].map((m) => [m.type, m]));
     for (const { def, relationships, typeNames, descendants } of pending) {
-        descendants.push(...descendantsOf(def, byKey));
+        descendants.push(...descendantsOf(registry, def).map((d) => byKey.get(d.key) as RestModel));
         for (const [name, field] of def.relations) {
             relationships.set(name, relationshipOf(name, field, byKey));
         }
