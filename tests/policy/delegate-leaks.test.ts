@@ -1,5 +1,6 @@
 import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
+import { delegateSchema } from '../support/delegate-schema';
 import { loadSchema, type TestSchema } from '../support/schema';
 
 /**
@@ -9,35 +10,7 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * record, anonymous users too); through the concrete model its rules apply and the owner reads them.
  */
 
-const SCHEMA = `
-model User {
-  id     Int     @id
-  assets Asset[]
-  notes  Note[]
-  @@allow('all', true)
-}
-
-model Asset {
-  id         Int     @id
-  published  Boolean @default(false)
-  owner      User    @relation(fields: [ownerId], references: [id])
-  ownerId    Int
-  notes      Note[]
-  assetType  String
-  @@delegate(assetType)
-  @@allow('read', published || auth() == owner)
-  @@allow('create,update,delete', auth() == owner)
-}
-
-model Note {
-  id      Int   @id
-  asset   Asset @relation(fields: [assetId], references: [id])
-  assetId Int
-  user    User  @relation(fields: [userId], references: [id])
-  userId  Int
-  @@allow('all', true)
-}
-
+const SCHEMA = delegateSchema(`
 model Video extends Asset {
   duration Int
   ownNote  String @allow('read', auth() == owner)
@@ -45,7 +18,7 @@ model Video extends Asset {
   hidden   String @omit
   pin      String @password
 }
-`;
+`);
 
 const SECRETS = ['OWN-NOTE', 'INTERNAL', 'HIDDEN'];
 const PROTECTED = ['ownNote', 'internal', 'hidden', 'pin'];

@@ -1,6 +1,7 @@
 import { RestApiHandler as UpstreamRestApiHandler } from '@zenstackhq/server/api/rest';
 import { RestApiHandler } from '../../../src/api/rest';
 import type { HandleRequestFn } from '../../../src/types';
+import { delegateSchema } from '../../support/delegate-schema';
 import { describePg, requirePg } from '../../support/postgres';
 import { loadSchema, type Provider, type TestSchema } from '../../support/schema';
 import { at, ENDPOINT } from './support';
@@ -11,34 +12,7 @@ import { at, ENDPOINT } from './support';
  * `@zenstackhq/server` 2.x does (the ORM merges them in when the read names no fields).
  */
 
-const SCHEMA = `
-model User {
-  id     Int     @id
-  name   String
-  assets Asset[]
-  @@allow('all', true)
-}
-
-model Asset {
-  id        Int      @id
-  published Boolean  @default(false)
-  owner     User     @relation(fields: [ownerId], references: [id])
-  ownerId   Int
-  notes     Note[]
-  assetType String
-  @@delegate(assetType)
-  @@allow('read', published || auth() == owner)
-  @@allow('create,update,delete', auth() == owner)
-}
-
-model Note {
-  id      Int    @id
-  text    String
-  asset   Asset  @relation(fields: [assetId], references: [id])
-  assetId Int
-  @@allow('all', true)
-}
-
+const SCHEMA = delegateSchema(`
 model Video extends Asset {
   duration   Int
   recordedAt DateTime
@@ -48,7 +22,7 @@ model Image extends Asset {
   format String
   bytes  BigInt
 }
-`;
+`);
 
 const RECORDED = new Date('2024-03-01T12:00:00.000Z');
 
@@ -70,7 +44,7 @@ async function seed(s: TestSchema): Promise<void> {
     await ann.video.create({ data: { id: 1, published: true, owner: { connect: { id: 1 } }, duration: 90, recordedAt: RECORDED } });
     await ann.image.create({ data: { id: 2, owner: { connect: { id: 1 } }, format: 'png', bytes: 9007199254740993n } });
     await ben.video.create({ data: { id: 3, owner: { connect: { id: 2 } }, duration: 30, recordedAt: RECORDED } });
-    await s.prisma.note.create({ data: { id: 1, text: 'cut', assetId: 1 } });
+    await s.prisma.note.create({ data: { id: 1, text: 'cut', assetId: 1, userId: 2 } });
 }
 
 const VIDEO_1 = { published: true, ownerId: 1, assetType: 'Video', duration: 90, recordedAt: RECORDED.toISOString() };
@@ -124,7 +98,7 @@ function defineDelegateTests(provider: Provider): void {
         if (!s) return;
         const user = await call('GET', '/user/1', { include: 'assets.notes' });
         const included = Object.fromEntries(user.body.included.map((r: Body) => [`${r.type}:${r.id}`, r.attributes]));
-        expect(included).toEqual({ 'asset:1': VIDEO_1, 'asset:2': IMAGE_2, 'note:1': { text: 'cut', assetId: 1 } });
+        expect(included).toEqual({ 'asset:1': VIDEO_1, 'asset:2': IMAGE_2, 'note:1': { text: 'cut', assetId: 1, userId: 2 } });
         const notes = await call('GET', '/note', { include: 'asset' });
         expect(notes.body.included.map((r: Body) => r.attributes)).toEqual([VIDEO_1]);
         expect(notes.body.meta.serialization.values).toEqual({ 'included.0.attributes.recordedAt': ['Date'] });
