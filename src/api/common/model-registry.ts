@@ -39,6 +39,12 @@ export interface ScalarField {
     readProtected: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
+    /**
+     * A strongly typed JSON field (`address Address @json`, `tags Tag[] @json`): the name of its `type`.
+     * Its kind is `Json` and it is never a scalar list (the column holds one JSON value, an array too);
+     * ZenStack turns the `DateTime`s inside into `Date`s when it reads one.
+     */
+    typeDef?: string;
     info: FieldInfo;
 }
 
@@ -111,6 +117,9 @@ function hasReadRule(field: FieldInfo): boolean {
 }
 
 function scalarKind(field: FieldInfo): ScalarKind {
+    if (field.isTypeDef) {
+        return 'Json';
+    }
     if (BUILTIN_KINDS.has(field.type)) {
         return field.type as ScalarKind;
     }
@@ -142,13 +151,13 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
             };
             relations.set(name, rel);
             fields.set(name, rel);
-        } else if (!field.isTypeDef) {
+        } else {
             const omitted = hasAttribute(field, '@omit');
             const scalar: ScalarField = {
                 name,
                 type: field.type,
                 kind: scalarKind(field),
-                isArray: !!field.isArray,
+                isArray: !!field.isArray && !field.isTypeDef,
                 isOptional: !!field.isOptional,
                 isId: !!field.isId,
                 isForeignKey: !!field.isForeignKey,
@@ -156,6 +165,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 relationField: field.relationField,
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 omitted,
+                typeDef: field.isTypeDef ? field.type : undefined,
                 info: field,
             };
             scalars.set(name, scalar);

@@ -1,4 +1,4 @@
-import { BIGINT_TAG, BYTES_TAG, DATE_TAG, DECIMAL_TAG, encodeBytes, isDecimal } from '../../common/codec';
+import { BIGINT_TAG, BYTES_TAG, DATE_TAG, DECIMAL_TAG, encodeBytes, isDecimal, serializeValue } from '../../common/codec';
 import { isoString } from '../../common/iso-date';
 import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
@@ -134,7 +134,9 @@ export class DocumentBuilder {
             if (set && !set.has(a.name)) continue;
             const value = record[a.name];
             if (value === undefined) continue;
-            if (value === null || (!a.complex && (typeof value !== 'number' || Number.isFinite(value)))) {
+            if (a.deep && value !== null) {
+                attributes[a.name] = this.encodeDeep(value, `${path}.attributes.${a.name}`);
+            } else if (value === null || (!a.complex && (typeof value !== 'number' || Number.isFinite(value)))) {
                 attributes[a.name] = value;
             } else if (Array.isArray(value)) {
                 attributes[a.name] = value.map((item, i) => this.encode(item, `${path}.attributes.${a.name}.${i}`));
@@ -148,7 +150,8 @@ export class DocumentBuilder {
                 const value = record[a.name];
                 if (value === undefined) continue;
                 const at = `${path}.attributes.${a.name}`;
-                attributes[a.name] = Array.isArray(value) ? value.map((item, i) => this.encode(item, `${at}.${i}`)) : this.encode(value, at);
+                if (a.deep) attributes[a.name] = this.encodeDeep(value, at);
+                else attributes[a.name] = Array.isArray(value) ? value.map((item, i) => this.encode(item, `${at}.${i}`)) : this.encode(value, at);
             }
         }
 
@@ -169,6 +172,13 @@ export class DocumentBuilder {
             relationships[r.name] = entry;
         }
         return { type: model.type, id, attributes, relationships, links: { self } };
+    }
+
+    /** A typed JSON value: copied where it holds typed values, each tagged under its own path. */
+    private encodeDeep(value: unknown, path: string): unknown {
+        const { json, values } = serializeValue(value, path);
+        if (values) Object.assign((this.values ??= {}), values);
+        return json;
     }
 
     private encode(value: unknown, path: string): unknown {

@@ -12,6 +12,8 @@ export interface AttributePlan {
     field: ScalarField;
     /** The value needs serialization metadata (DateTime, BigInt, Decimal, Bytes; scalar lists of them too). */
     complex: boolean;
+    /** A typed JSON field: any value inside may need serialization metadata (a `DateTime` of its type). */
+    deep: boolean;
 }
 
 export interface RelationshipPlan {
@@ -61,7 +63,7 @@ function attributePlans(model: RestModel): AttributePlan[] {
     const attributes: AttributePlan[] = [];
     for (const [name, field] of model.attributes) {
         if (field.kind === 'Unsupported') continue;
-        attributes.push({ name, field, complex: model.def.complexScalars.includes(field) });
+        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined });
     }
     return attributes;
 }

@@ -1,5 +1,6 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import type { Response } from '../../../types';
+import { jsonNullNameOf } from '../../common/codec';
 import { DATA_VALIDATION_VIOLATION } from '../../common/errors';
 import { JSONAPI_HEADERS, JSONAPI_VERSION, REST_ERRORS } from '../errors';
 import type { RestModel } from '../schema';
@@ -59,11 +60,25 @@ function pointerOf(write: ResourceWrite, path: Array<string | number>): string {
 }
 
 /** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
+/**
+ * The values as the client sent them: a `null` for a Json field was turned into Prisma's null marker
+ * (`DbNull`/`JsonNull`) for the write, and the schema of a typed JSON field (`Address?`) expects `null`.
+ */
+function asSent(values: Record<string, unknown>): Record<string, unknown> {
+    let out: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(values)) {
+        if (value !== null && typeof value === 'object' && !Array.isArray(value) && jsonNullNameOf(value)) {
+            (out ??= { ...values })[key] = null;
+        }
+    }
+    return out ?? values;
+}
+
 export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
     const base = zodSchemas?.models?.[`${model.def.name}${SUFFIX[mode]}`] as unknown as ZodLike | undefined;
     if (!base || typeof base.safeParse !== 'function') return undefined;
     const { schema, filtered } = withoutKeys(base, write.relationFks);
-    const result = schema.safeParse(write.values);
+    const result = schema.safeParse(asSent(write.values));
     if (result.success) return undefined;
 
     const { status, title } = REST_ERRORS['validation-error'];
