@@ -59,7 +59,6 @@ function pointerOf(write: ResourceWrite, path: Array<string | number>): string {
     return pointerTo(base, ...rest);
 }
 
-/** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
 /**
  * The values as the client sent them: a `null` for a Json field was turned into Prisma's null marker
  * (`DbNull`/`JsonNull`) for the write, and the schema of a typed JSON field (`Address?`) expects `null`.
@@ -74,6 +73,7 @@ function asSent(values: Record<string, unknown>): Record<string, unknown> {
     return out ?? values;
 }
 
+/** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
 export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
     const base = zodSchemas?.models?.[`${model.def.name}${SUFFIX[mode]}`] as unknown as ZodLike | undefined;
     if (!base || typeof base.safeParse !== 'function') return undefined;
