@@ -1,6 +1,6 @@
 /**
- * A `@@delegate` hierarchy for tests: users own assets (readable when published or by their owner),
- * notes belong to an asset and a user; the caller adds the concrete models that extend `Asset`.
+ * A `@@delegate` hierarchy for tests: users own assets (readable when published or by their owner;
+ * `label` by their owner only), notes belong to an asset and a user; the caller adds the concrete models that extend `Asset`.
  */
 export function delegateSchema(concreteModels: string): string {
     return `
@@ -19,6 +19,7 @@ model Asset {
   ownerId   Int
   notes     Note[]
   assetType String
+  label     String  @default('') @allow('read', auth() == owner)
   @@delegate(assetType)
   @@allow('read', published || auth() == owner)
   @@allow('create,update,delete', auth() == owner)

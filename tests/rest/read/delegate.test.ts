@@ -41,14 +41,14 @@ async function seed(s: TestSchema): Promise<void> {
     await s.prisma.user.create({ data: { id: 2, name: 'Ben' } });
     const ann = s.enhance({ id: 1 }) as Body;
     const ben = s.enhance({ id: 2 }) as Body;
-    await ann.video.create({ data: { id: 1, published: true, owner: { connect: { id: 1 } }, duration: 90, recordedAt: RECORDED } });
-    await ann.image.create({ data: { id: 2, owner: { connect: { id: 1 } }, format: 'png', bytes: 9007199254740993n } });
+    await ann.video.create({ data: { id: 1, label: 'first', published: true, owner: { connect: { id: 1 } }, duration: 90, recordedAt: RECORDED } });
+    await ann.image.create({ data: { id: 2, label: 'second', owner: { connect: { id: 1 } }, format: 'png', bytes: 9007199254740993n } });
     await ben.video.create({ data: { id: 3, owner: { connect: { id: 2 } }, duration: 30, recordedAt: RECORDED } });
     await s.prisma.note.create({ data: { id: 1, text: 'cut', assetId: 1, userId: 2 } });
 }
 
-const VIDEO_1 = { published: true, ownerId: 1, assetType: 'Video', duration: 90, recordedAt: RECORDED.toISOString() };
-const IMAGE_2 = { published: false, ownerId: 1, assetType: 'Image', format: 'png', bytes: '9007199254740993' };
+const VIDEO_1 = { published: true, ownerId: 1, assetType: 'Video', label: 'first', duration: 90, recordedAt: RECORDED.toISOString() };
+const IMAGE_2 = { published: false, ownerId: 1, assetType: 'Image', label: 'second', format: 'png', bytes: '9007199254740993' };
 
 function defineDelegateTests(provider: Provider): void {
     let s: TestSchema;
