@@ -152,3 +152,40 @@ describe('REST: protected concrete fields do not come back through the base type
         expect(other.body.data.attributes).not.toHaveProperty('internal');
     });
 });
+
+describe('two levels of delegation (Asset → Media → Video)', () => {
+    const TWO_LEVELS = delegateSchema(`
+model Media extends Asset {
+  size      Int
+  mediaType String
+  @@delegate(mediaType)
+}
+
+model Video extends Media {
+  duration Int
+  ownNote  String @allow('read', auth() == owner)
+}
+`);
+    let two: TestSchema;
+    beforeAll(async () => {
+        two = await loadSchema(TWO_LEVELS);
+        await two.prisma.user.create({ data: { id: 1 } });
+        await two.prisma.user.create({ data: { id: 2 } });
+        await (two.enhance({ id: 1 }) as Body).video.create({ data: { id: 1, published: true, owner: { connect: { id: 1 } }, size: 9, duration: 90, ownNote: 'OWN-NOTE' } });
+    });
+    afterAll(() => two?.cleanup());
+
+    it.each(['asset', 'media'])('reads as %s answer the fields of every level but the protected one', async (model) => {
+        const ctx = { prisma: two.enhance({ id: 2 }), modelMeta: two.modelMeta, zodSchemas: two.zodSchemas, logger: null };
+        const query = (args: unknown) => ({ q: JSON.stringify(args) });
+        const one = await rpcHandler({ ...ctx, method: 'GET', path: `/${model}/findUnique`, query: query({ where: { id: 1 } }) });
+        const many = await rpcHandler({ ...ctx, method: 'GET', path: `/${model}/findMany`, query: query({}) });
+        const resource = await restHandler({ ...ctx, method: 'GET', path: `/${model}/1`, query: {} });
+        const collection = await restHandler({ ...ctx, method: 'GET', path: `/${model}`, query: {} });
+        const records = [(one.body as Body).data, (many.body as Body).data[0], (resource.body as Body).data.attributes, (collection.body as Body).data[0].attributes];
+        for (const record of records) {
+            expect(record).toMatchObject({ assetType: 'Media', mediaType: 'Video', size: 9, duration: 90 });
+            expect(record).not.toHaveProperty('ownNote');
+        }
+    });
+});
