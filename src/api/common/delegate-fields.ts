@@ -9,9 +9,9 @@ import { descendantsOf, type ModelDef, type ModelRegistry } from './model-regist
  * 2.22, a `Video` field with `@allow('read', auth() == owner)` or `@deny('read', true)` came back to
  * every user who could read the `Asset`, anonymous ones too, and with two levels of delegation
  * (`Asset` → `Media` → `Video`) its `findUnique` did the same (zenstackhq/zenstack#1710 describes it
- * for earlier versions). The cleaning below applies to every read, whatever the operation. So a concrete field with a field-level read rule, `@omit` or
- * `@password` is removed from every record read as the base model; it stays readable through the
- * concrete model, where ZenStack applies its rules.
+ * for earlier versions). So a concrete field with a field-level read rule, `@omit` or `@password`
+ * is removed from every record read as the base model, whatever the operation; it stays readable
+ * through the concrete model, where ZenStack applies its rules.
  */
 
 interface DelegateView {
