@@ -14,17 +14,20 @@ import { descendantsOf, type ModelDef, type ModelRegistry } from './model-regist
  * through the concrete model, where ZenStack applies its rules.
  */
 
-interface DelegateView {
-    /** By model key: the protected concrete fields to remove from records of that (base) model. */
-    hidden: ReadonlyMap<string, readonly string[]>;
-    /** Model keys from which such a model can be reached through relations (itself included). */
-    reaching: ReadonlySet<string>;
+/**
+ * What to do with a record of one model that can hold such fields at some depth: the fields to remove
+ * from it, and the relations to follow (those whose target can hold them too).
+ */
+interface Step {
+    hidden: readonly string[];
+    next: Array<{ relation: string; step: Step }>;
 }
 
-const views = new WeakMap<ModelRegistry, DelegateView>();
+/** By model key, for the models whose results can hold such fields; computed once per schema. */
+const views = new WeakMap<ModelRegistry, ReadonlyMap<string, Step>>();
 
-function buildView(registry: ModelRegistry): DelegateView {
-    const hidden = new Map<string, string[]>();
+function buildSteps(registry: ModelRegistry): Map<string, Step> {
+    const steps = new Map<string, Step>();
     for (const model of registry.models.values()) {
         const names = new Set<string>();
         for (const sub of descendantsOf(registry, model)) {
@@ -32,53 +35,55 @@ function buildView(registry: ModelRegistry): DelegateView {
                 if (field.readProtected && !model.fields.has(field.name)) names.add(field.name);
             }
         }
-        if (names.size > 0) hidden.set(model.key, [...names]);
+        if (names.size > 0) steps.set(model.key, { hidden: [...names], next: [] });
     }
-    // every model with a relation path to a model in `hidden`
-    const reaching = new Set(hidden.keys());
-    for (let grew = reaching.size > 0; grew; ) {
+    // every model with a relation path to one of those
+    for (let grew = steps.size > 0; grew; ) {
         grew = false;
         for (const model of registry.models.values()) {
-            if (reaching.has(model.key)) continue;
+            if (steps.has(model.key)) continue;
             for (const rel of model.relations.values()) {
-                if (reaching.has(rel.targetKey)) {
-                    reaching.add(model.key);
+                if (steps.has(rel.targetKey)) {
+                    steps.set(model.key, { hidden: [], next: [] });
                     grew = true;
                     break;
                 }
             }
         }
     }
-    return { hidden, reaching };
+    for (const [key, step] of steps) {
+        for (const rel of (registry.models.get(key) as ModelDef).relations.values()) {
+            const target = steps.get(rel.targetKey);
+            if (target) step.next.push({ relation: rel.name, step: target });
+        }
+    }
+    return steps;
 }
 
-function viewOf(registry: ModelRegistry): DelegateView {
-    let view = views.get(registry);
-    if (!view) {
-        view = buildView(registry);
-        views.set(registry, view);
+function stepsOf(registry: ModelRegistry): ReadonlyMap<string, Step> {
+    let steps = views.get(registry);
+    if (!steps) {
+        steps = buildSteps(registry);
+        views.set(registry, steps);
     }
-    return view;
+    return steps;
+}
+
+function visit(step: Step, value: unknown): void {
+    if (Array.isArray(value)) {
+        for (const item of value) visit(step, item);
+        return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    for (const name of step.hidden) delete record[name];
+    for (const { relation, step: next } of step.next) {
+        if (record[relation] !== undefined) visit(next, record[relation]);
+    }
 }
 
 /** Removes the protected concrete fields from the records of base models in `value`, a result of `model` (in place). */
 export function removeHiddenFields(registry: ModelRegistry, model: ModelDef, value: unknown): void {
-    const view = viewOf(registry);
-    if (!view.reaching.has(model.key)) return;
-    const visit = (m: ModelDef, v: unknown): void => {
-        if (Array.isArray(v)) {
-            for (const item of v) visit(m, item);
-            return;
-        }
-        if (v === null || typeof v !== 'object') return;
-        const record = v as Record<string, unknown>;
-        for (const name of view.hidden.get(m.key) ?? []) delete record[name];
-        for (const rel of m.relations.values()) {
-            const related = record[rel.name];
-            if (related === undefined || !view.reaching.has(rel.targetKey)) continue;
-            const target = registry.models.get(rel.targetKey);
-            if (target) visit(target, related);
-        }
-    };
-    visit(model, value);
+    const step = stepsOf(registry).get(model.key);
+    if (step) visit(step, value);
 }

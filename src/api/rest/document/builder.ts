@@ -4,7 +4,7 @@ import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
 import type { RestModel } from '../schema';
 import { resourceLink } from './links';
-import { planOf, type RelationshipPlan } from './model-plan';
+import { planOf, type AttributePlan, type RelationshipPlan } from './model-plan';
 
 /**
  * Turns Prisma records into JSON:API resource objects in one pass: attributes are encoded as they
@@ -134,24 +134,17 @@ export class DocumentBuilder {
             if (set && !set.has(a.name)) continue;
             const value = record[a.name];
             if (value === undefined) continue;
-            if (a.deep && value !== null) {
-                attributes[a.name] = this.encodeDeep(value, `${path}.attributes.${a.name}`);
-            } else if (value === null || (!a.complex && (typeof value !== 'number' || Number.isFinite(value)))) {
+            if (value === null || (!a.complex && !a.deep && (typeof value !== 'number' || Number.isFinite(value)))) {
                 attributes[a.name] = value;
-            } else if (Array.isArray(value)) {
-                attributes[a.name] = value.map((item, i) => this.encode(item, `${path}.attributes.${a.name}.${i}`));
             } else {
-                attributes[a.name] = this.encode(value, `${path}.attributes.${a.name}`);
+                attributes[a.name] = this.encodeAttribute(a, value, `${path}.attributes.${a.name}`);
             }
         }
         if (!set) {
             // a delegate base model's record read without a fieldset holds its concrete model's fields too
             for (const a of plan.concreteAttributes) {
                 const value = record[a.name];
-                if (value === undefined) continue;
-                const at = `${path}.attributes.${a.name}`;
-                if (a.deep) attributes[a.name] = this.encodeDeep(value, at);
-                else attributes[a.name] = Array.isArray(value) ? value.map((item, i) => this.encode(item, `${at}.${i}`)) : this.encode(value, at);
+                if (value !== undefined) attributes[a.name] = this.encodeAttribute(a, value, `${path}.attributes.${a.name}`);
             }
         }
 
@@ -174,11 +167,17 @@ export class DocumentBuilder {
         return { type: model.type, id, attributes, relationships, links: { self } };
     }
 
-    /** A typed JSON value: copied where it holds typed values, each tagged under its own path. */
-    private encodeDeep(value: unknown, path: string): unknown {
-        const { json, values } = serializeValue(value, path);
-        if (values) Object.assign((this.values ??= {}), values);
-        return json;
+    /**
+     * An attribute value that may need tags, at `path`: a typed JSON value is walked (its typed values
+     * tagged under their own paths), a scalar list item by item, anything else as one scalar.
+     */
+    private encodeAttribute(a: AttributePlan, value: unknown, path: string): unknown {
+        if (a.deep) {
+            const { json, values } = serializeValue(value, path);
+            if (values) Object.assign((this.values ??= {}), values);
+            return json;
+        }
+        return Array.isArray(value) ? value.map((item, i) => this.encode(item, `${path}.${i}`)) : this.encode(value, path);
     }
 
     private encode(value: unknown, path: string): unknown {

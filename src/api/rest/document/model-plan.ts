@@ -59,15 +59,6 @@ function fkFieldsOf(rel: RestRelationship): string[] | undefined {
     return targetIds.map((id) => mapping[id]);
 }
 
-function attributePlans(model: RestModel): AttributePlan[] {
-    const attributes: AttributePlan[] = [];
-    for (const [name, field] of model.attributes) {
-        if (field.kind === 'Unsupported') continue;
-        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined });
-    }
-    return attributes;
-}
-
 /**
  * The attributes of `model`'s descendants that it does not have itself (nor as its id), except those
  * with field-level read rules, `@omit` or `@password`: ZenStack does not apply their rules to base
@@ -77,7 +68,7 @@ function concreteAttributesOf(model: RestModel): AttributePlan[] {
     const own = new Set([...model.attributes.keys(), ...model.idFields.map((f) => f.name)]);
     const found = new Map<string, AttributePlan>();
     for (const sub of model.descendants) {
-        for (const a of attributePlans(sub)) {
+        for (const a of planOf(sub).attributes) {
             if (a.field.readProtected) continue;
             // two concrete models may give one name different types: the builder encodes these by value
             if (!own.has(a.name) && !found.has(a.name)) found.set(a.name, a);
@@ -87,7 +78,11 @@ function concreteAttributesOf(model: RestModel): AttributePlan[] {
 }
 
 function buildPlan(model: RestModel): ModelPlan {
-    const attributes = attributePlans(model);
+    const attributes: AttributePlan[] = [];
+    for (const [name, field] of model.attributes) {
+        if (field.kind === 'Unsupported') continue;
+        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined });
+    }
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {
         relationships.push({
