@@ -22,6 +22,14 @@ model Image extends Asset {
   format String
   bytes  BigInt
 }
+
+type Cue {
+  at DateTime
+}
+
+model Clip extends Asset {
+  cue Cue? @json
+}
 `);
 
 const RECORDED = new Date('2024-03-01T12:00:00.000Z');
@@ -131,6 +139,15 @@ function defineDelegateTests(provider: Provider): void {
         const created = await call('POST', '/asset', {}, { data: { type: 'asset', id: '9', attributes: { assetType: 'Video', published: true }, relationships: { owner: { data: { type: 'user', id: '1' } } } } });
         expect(created.body.errors[0]).toMatchObject({ status: 400, code: 'invalid-payload' });
         expect(await s.prisma.asset.count()).toBe(3);
+    });
+
+    it('tags the typed values inside a concrete typed JSON field read through the base type', async () => {
+        if (!s) return;
+        const at = '2024-04-01T08:00:00.000Z';
+        await (s.enhance({ id: 1 }) as Body).clip.create({ data: { id: 10, owner: { connect: { id: 1 } }, cue: { at } } });
+        const res = await call('GET', '/asset/10');
+        expect(res.body.data.attributes.cue).toEqual({ at });
+        expect(res.body.meta.serialization).toEqual({ values: { 'data.attributes.cue.at': ['Date'] } });
     });
 }
 
