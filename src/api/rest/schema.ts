@@ -34,6 +34,11 @@ export interface RestModel {
      * too (as in `@zenstackhq/server` 2.x): the joined `id` is not meant to be parsed by clients.
      */
     attributes: ReadonlyMap<string, ScalarField>;
+    /**
+     * `@omit` scalar fields (a password hash, say): a request body may set them, as in 2.x (a sign-up
+     * sends the password), but no document ever shows them, and filters, sorts and fieldsets refuse them.
+     */
+    writeOnly: ReadonlyMap<string, ScalarField>;
     relationships: ReadonlyMap<string, RestRelationship>;
     /**
      * For a ZenStack `@@delegate` base model: every model that extends it, directly or further down.
@@ -140,9 +145,10 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
         const segment = mappedValue(def, config.modelNameMapping) ?? type;
         const idFields = resourceIdFields(def, config.externalIdMapping);
         const attributes = new Map<string, ScalarField>();
+        const writeOnly = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
-            if ((idFields.length > 1 || !idFields.includes(field)) && !field.omitted) {
-                attributes.set(name, field);
+            if (idFields.length > 1 || !idFields.includes(field)) {
+                (field.omitted ? writeOnly : attributes).set(name, field);
             }
         }
         // filled in below, once every model exists (types refer to each other)
@@ -158,6 +164,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             key: def.key,
             idFields,
             attributes,
+            writeOnly,
             relationships,
             descendants,
             linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,

@@ -91,7 +91,7 @@ function readAttributes(
             readIdAttribute(idField, value, pointer, ids, values, pointers, context);
             continue;
         }
-        const field = model.attributes.get(name);
+        const field = model.attributes.get(name) ?? model.writeOnly.get(name);
         if (!field) {
             if (model.relationships.has(name)) {
                 throw payloadError(pointer, `"${name}" is a relationship: send it in "data.relationships"`);
