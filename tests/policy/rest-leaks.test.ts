@@ -138,3 +138,69 @@ describe('errors reveal nothing', () => {
         expectNoSecrets({ status: res.status, body: res.body, text: JSON.stringify(res.body) });
     });
 });
+
+describe('an upsert cannot tell whether a guess of a protected value is right', () => {
+    const upsert = (matchFields: string[], attributes: Record<string, unknown>) =>
+        handler({
+            method: 'POST',
+            path: '/user',
+            requestBody: { data: { type: 'user', id: '1', attributes: { name: 'alice', email: 'new@x', ...attributes } }, meta: { operation: 'upsert', matchFields } },
+            prisma: s.enhance(BOB),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+
+    it('a protected field beyond the unique constraint is refused the same way for the right and a wrong guess, nothing written', async () => {
+        const before = await s.prisma.user.findMany({ orderBy: { id: 'asc' } });
+        const right = await upsert(['id', 'salary'], { salary: 100 });
+        const wrong = await upsert(['id', 'salary'], { salary: 101 });
+        expect(right.status).toBe(400);
+        expect(right.body).toMatchObject({ errors: [{ code: 'invalid-payload', source: { pointer: '/meta/matchFields/1' } }] });
+        expect(wrong).toEqual(right);
+        const byEmail = await upsert(['id', 'email'], { email: 'alice@x' });
+        expect(byEmail.status).toBe(400);
+        expect(await s.prisma.user.findMany({ orderBy: { id: 'asc' } })).toEqual(before);
+    });
+
+    it('a protected unique field may still be the match (it names the record)', async () => {
+        const res = await handler({
+            method: 'POST',
+            path: '/user',
+            requestBody: { data: { type: 'user', id: '2', attributes: { name: 'bobby', email: 'bob@x' } }, meta: { operation: 'upsert', matchFields: ['email'] } },
+            prisma: s.enhance(BOB),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+        expect(res.status).toBe(201); // an upsert answers 201 either way, as in 2.x
+        expect(await s.prisma.user.findUnique({ where: { id: 2 } })).toMatchObject({ name: 'bobby' });
+    });
+});
+
+describe('@omit fields are write-only attributes (a sign-up sends the password, no document shows it)', () => {
+    const write = async (method: string, path: string, requestBody: unknown): Promise<Res> => {
+        const res = await handler({ method, path, requestBody, prisma: s.enhance(BOB), modelMeta: s.modelMeta, logger: null });
+        return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
+    };
+
+    it('a create and an update may set one; the answer never carries it', async () => {
+        const created = await write('POST', '/user', { data: { type: 'user', id: '20', attributes: { name: 'dave', email: 'dave@x', password: 'hash-dave' } } });
+        expect(created.status).toBe(201);
+        expect(created.text).not.toContain('hash-dave');
+        expect(await s.prisma.user.findUnique({ where: { id: 20 } })).toMatchObject({ password: 'hash-dave' });
+
+        const updated = await write('PATCH', '/user/2', { data: { type: 'user', id: '2', attributes: { password: 'hash-bob-2' } } });
+        expect(updated.status).toBe(200);
+        expect(Object.keys(updated.body.data.attributes).sort()).toEqual(['email', 'name', 'salary']);
+        expect(await s.prisma.user.findUnique({ where: { id: 2 } })).toMatchObject({ password: 'hash-bob-2' });
+    });
+
+    it('its value is checked like any attribute, and only its own model has it', async () => {
+        const wrongType = await write('POST', '/user', { data: { type: 'user', id: '21', attributes: { name: 'erin', email: 'erin@x', password: 42 } } });
+        expect(wrongType.status).toBe(400);
+        expect(wrongType.body.errors[0].source).toEqual({ pointer: '/data/attributes/password' });
+        expect(await s.prisma.user.findUnique({ where: { id: 21 } })).toBeNull();
+
+        const posts = await write('PATCH', '/post/3', { data: { type: 'post', id: '3', attributes: { password: 'x' } } });
+        expect(posts.status).toBe(400);
+    });
+});

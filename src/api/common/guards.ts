@@ -3,6 +3,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Own-property test that never consults the prototype chain. */
+export function hasOwn(obj: object, key: string): boolean {
+    return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
 /** Nesting depth of a JSON value: a scalar is 0, `{}`/`[]` is 1, `{ a: { b: 1 } }` is 2. Stops counting past `limit`. */
 export function nestingDepth(value: unknown, limit: number): number {
     if (value === null || typeof value !== 'object') {

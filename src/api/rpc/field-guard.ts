@@ -1,7 +1,8 @@
-import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
+import type { ModelDef, ModelRegistry, ScalarField } from '../common/model-registry';
+import { checkWhere, each, LOGICAL, reject, target, type Walk } from './filter-walk';
 import type { Args } from './input';
+import { guardWriteFilters } from './write-filters';
 
 /**
  * Keeps RPC arguments from revealing fields the user may not read. ZenStack guards filters on fields
@@ -11,47 +12,6 @@ import type { Args } from './input';
  */
 
 const AGGREGATES = ['_sum', '_avg', '_min', '_max', '_count'];
-const LOGICAL = new Set(['AND', 'OR', 'NOT']);
-const RELATION_FILTERS = new Set(['is', 'isNot', 'some', 'every', 'none']);
-
-type Walk = { registry: ModelRegistry; model: ModelDef };
-
-function reject(model: ModelDef, field: string, use: string): never {
-    throw new BadRequestError(`field "${field}" of ${model.name} cannot be used for ${use}: reading it is restricted by the access policy`);
-}
-
-function target(w: Walk, rel: RelationField): Walk | undefined {
-    const model = w.registry.models.get(rel.targetKey);
-    return model ? { registry: w.registry, model } : undefined;
-}
-
-
-function each(v: unknown, fn: (item: unknown) => void): void {
-    if (Array.isArray(v)) v.forEach(fn);
-    else fn(v);
-}
-
-/** Filters: `@omit` fields are not guarded by ZenStack, so filtering by them is refused at any depth. */
-function checkWhere(w: Walk, where: unknown): void {
-    if (!isObject(where)) return;
-    for (const [key, value] of Object.entries(where)) {
-        if (LOGICAL.has(key)) {
-            each(value, (item) => checkWhere(w, item));
-            continue;
-        }
-        const field = w.model.fields.get(key);
-        if (!field) continue;
-        if ('targetKey' in field) {
-            const next = target(w, field);
-            if (!next || !isObject(value)) continue;
-            const filterKeys = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
-            if (filterKeys.length > 0) filterKeys.forEach((k) => checkWhere(next, value[k]));
-            else checkWhere(next, value);
-        } else if ((field as ScalarField).omitted) {
-            reject(w.model, key, 'filtering');
-        }
-    }
-}
 
 /** Ordering by a protected field (directly or through to-one relations) reveals its order. */
 function checkOrderBy(w: Walk, orderBy: unknown): void {
@@ -161,31 +121,5 @@ export function guardProtectedFields(registry: ModelRegistry, model: ModelDef, o
         each(args.by, (b) => typeof b === 'string' && checkScalar(w, b, 'grouping'));
         checkHaving(w, args.having);
     }
-    // nested writes carry filters too (connect/update/delete … where)
-    if (args.data !== undefined || args.create !== undefined || args.update !== undefined) {
-        guardNestedWriteFilters(w, args.data);
-        guardNestedWriteFilters(w, args.create);
-        guardNestedWriteFilters(w, args.update);
-    }
-}
-
-const NESTED_WRITE_WHERE = new Set(['connect', 'disconnect', 'delete', 'set', 'update', 'updateMany', 'deleteMany', 'upsert', 'connectOrCreate']);
-
-function guardNestedWriteFilters(w: Walk, data: unknown): void {
-    each(data, (item) => {
-        if (!isObject(item)) return;
-        for (const [key, value] of Object.entries(item)) {
-            const rel = w.model.relations.get(key);
-            const next = rel && target(w, rel);
-            if (!next || !isObject(value)) continue;
-            for (const [action, payload] of Object.entries(value)) {
-                if (!NESTED_WRITE_WHERE.has(action)) continue;
-                each(payload, (p) => {
-                    if (!isObject(p)) return;
-                    checkWhere(next, 'where' in p ? p.where : p);
-                    guardNestedWriteFilters(next, p.data ?? p.create ?? p.update);
-                });
-            }
-        }
-    });
+    guardWriteFilters(w, opName, args);
 }

@@ -22,10 +22,5 @@ export function payloadError(pointer: string, detail: string, code: RestErrorCod
     return new RestError(code, detail, { source: { pointer } });
 }
 
-/** A non-null, non-array object (what JSON:API calls an object). */
-export { isObject } from '../../common/guards';
-
-/** Own-property test that never consults the prototype chain. */
-export function hasOwn(obj: object, key: string): boolean {
-    return Object.prototype.hasOwnProperty.call(obj, key);
-}
+/** `isObject`: a non-null, non-array object (what JSON:API calls an object); `hasOwn`: an own property. */
+export { hasOwn, isObject } from '../../common/guards';

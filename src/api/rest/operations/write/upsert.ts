@@ -54,7 +54,9 @@ function matchWhere(model: RestModel, matchFields: string[], write: ResourceWrit
         }
         values[name] = value;
     });
-    const constraint = Object.values(model.def.uniqueConstraints).find((c) => c.fields.every((f) => hasOwn(values, f)));
+    // prefer a constraint of readable fields: a protected one (a unique email only its owner reads) may name the record only when no other does
+    const covered = Object.values(model.def.uniqueConstraints).filter((c) => c.fields.every((f) => hasOwn(values, f)));
+    const constraint = covered.find((c) => !c.fields.some((f) => model.def.scalars.get(f)?.readProtected)) ?? covered[0];
     if (!constraint) {
         const known = Object.values(model.def.uniqueConstraints)
             .map((c) => `[${c.fields.join(', ')}]`)
@@ -64,9 +66,14 @@ function matchWhere(model: RestModel, matchFields: string[], write: ResourceWrit
     const unique: Record<string, unknown> = {};
     for (const f of constraint.fields) unique[f] = values[f];
     const where = uniqueWhereOf(model, unique) as Record<string, unknown>;
-    for (const name of matchFields) {
-        if (!constraint.fields.includes(name)) where[name] = values[name];
-    }
+    matchFields.forEach((name, i) => {
+        if (constraint.fields.includes(name)) return;
+        // ZenStack does not guard an upsert's filter: whether it updates or creates would tell a guess right or wrong
+        if (model.def.scalars.get(name)?.readProtected) {
+            throw payloadError(pointerTo(META, 'matchFields', i), `"${name}" cannot be a match field of "${model.type}" beyond a unique constraint: reading it is restricted by the access policy`);
+        }
+        where[name] = values[name];
+    });
     return where;
 }
 
