@@ -69,6 +69,15 @@ const GUESSING_WRITES: Shape[] = [
         (salary) => ({ where: { id: 2 }, data: { posts: { update: { where: { id: 3 }, data: { author: { connect: { id: 1, salary } } } } } } }),
     ],
     ['a connect in a create', 'POST', '/post/create', (salary) => ({ data: { id: 9, title: 't', author: { connect: { id: 1, salary } } } })],
+    [
+        'inside $transaction/sequential',
+        'POST',
+        '/$transaction/sequential',
+        (salary) => [
+            { model: 'Post', op: 'update', args: { where: { id: 3 }, data: { title: 'first' } } },
+            { model: 'User', op: 'update', args: { where: { id: 1, salary }, data: { name: 'x' } } },
+        ],
+    ],
     ['an email next to the id', 'PUT', '/user/update', () => ({ where: { id: 1, email: 'alice@x' }, data: { name: 'x' } })],
 ];
 
