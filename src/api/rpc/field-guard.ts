@@ -51,18 +51,33 @@ function checkFieldSet(w: Walk, value: unknown, use: string): void {
     }
 }
 
+/**
+ * `_count` of relations: ZenStack counts the related rows the user may read, but ignores a field-level read
+ * rule on the relation itself, which `include` honours; a count through such a relation is refused like
+ * any aggregate of a protected field (`_count: true` counts every to-many relation).
+ */
+function checkRelationCounts(w: Walk, value: unknown): void {
+    if (value === true) {
+        const hidden = [...w.model.relations.values()].find((r) => r.isArray && r.readProtected);
+        if (hidden) reject(w.model, hidden.name, 'counting');
+        return;
+    }
+    if (!isObject(value) || !isObject(value.select)) return;
+    for (const [relName, relArgs] of Object.entries(value.select)) {
+        const rel = w.model.relations.get(relName);
+        if (!rel || !relArgs) continue;
+        if (rel.readProtected) reject(w.model, relName, 'counting');
+        const next = target(w, rel);
+        if (next && isObject(relArgs)) checkWhere(next, relArgs.where);
+    }
+}
+
 /** Nested reads in `include`/`select` carry their own where/orderBy/cursor/distinct. */
 function checkNested(w: Walk, shape: unknown): void {
     if (!isObject(shape)) return;
     for (const [key, value] of Object.entries(shape)) {
         if (key === '_count') {
-            if (isObject(value) && isObject(value.select)) {
-                for (const [relName, relArgs] of Object.entries(value.select)) {
-                    const rel = w.model.relations.get(relName);
-                    const next = rel && target(w, rel);
-                    if (next && isObject(relArgs)) checkWhere(next, relArgs.where);
-                }
-            }
+            checkRelationCounts(w, value);
             continue;
         }
         const rel = w.model.relations.get(key);

@@ -1,0 +1,141 @@
+import { RestApiHandler } from '../../src/api/rest';
+import { RPCApiHandler } from '../../src/api/rpc';
+import { loadSchema, type TestSchema } from '../support/schema';
+
+/**
+ * Field-level read rules on relation fields (`posts Post[] @allow('read', auth() == this)`): the relation
+ * is its owner's to read, even where its rows are readable one by one. Neither handler may show it to
+ * anyone else: not as included data, linkage, related or relationship endpoints, nor through what
+ * ZenStack does not guard: counts, ordering, or a write's filter through it.
+ */
+
+const SCHEMA = `
+model User {
+  id      Int      @id
+  name    String
+  posts   Post[]   @allow('read', auth() == this)
+  profile Profile? @allow('read', auth() == this)
+  @@allow('all', true)
+}
+
+model Profile {
+  id     Int    @id
+  bio    String
+  user   User   @relation(fields: [userId], references: [id])
+  userId Int    @unique
+  @@allow('all', true)
+}
+
+model Post {
+  id       Int    @id
+  title    String
+  author   User   @relation(fields: [authorId], references: [id])
+  authorId Int
+  @@allow('all', true)
+}
+`;
+
+const ALICE = { id: 1 };
+const BOB = { id: 2 };
+
+let s: TestSchema;
+const rest = RestApiHandler({ endpoint: 'http://localhost/api' });
+const rpcHandler = RPCApiHandler();
+
+beforeAll(async () => {
+    s = await loadSchema(SCHEMA);
+    await s.prisma.user.create({ data: { id: 1, name: 'alice' } });
+    await s.prisma.user.create({ data: { id: 2, name: 'bob' } });
+    await s.prisma.profile.create({ data: { id: 1, bio: 'alice bio', userId: 1 } });
+    await s.prisma.post.createMany({ data: [{ id: 1, title: 'a1', authorId: 1 }, { id: 2, title: 'a2', authorId: 1 }] });
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Res = { status: number; body: any };
+
+async function get(path: string, query: Record<string, string> = {}, user = BOB): Promise<Res> {
+    const res = await rest({ method: 'GET', path, query, prisma: s.enhance(user), modelMeta: s.modelMeta, logger: null });
+    return { status: res.status, body: res.body };
+}
+
+async function rpc(method: string, path: string, args: unknown, user = BOB): Promise<Res> {
+    const isQuery = method === 'GET';
+    const res = await rpcHandler({
+        method,
+        path,
+        query: isQuery ? { q: JSON.stringify(args) } : {},
+        requestBody: isQuery ? undefined : args,
+        prisma: s.enhance(user),
+        modelMeta: s.modelMeta,
+        logger: null,
+    });
+    return { status: res.status, body: res.body };
+}
+
+describe('JSON:API', () => {
+    it('an included protected relation is empty for others, and full for its owner', async () => {
+        const bob = await get('/user/1', { include: 'posts,profile' });
+        expect(bob.body.data.relationships.posts.data).toEqual([]);
+        expect(bob.body.data.relationships.profile.data).toBeNull();
+        expect(bob.body.included ?? []).toEqual([]);
+        const alice = await get('/user/1', { include: 'posts,profile' }, ALICE);
+        expect(alice.body.data.relationships.posts.data).toEqual([
+            { type: 'post', id: 1 },
+            { type: 'post', id: 2 },
+        ]);
+        expect(alice.body.included).toHaveLength(3);
+    });
+
+    it('related and relationship endpoints show others nothing', async () => {
+        expect((await get('/user/1/posts')).body).toMatchObject({ data: [], meta: { total: 0 } });
+        expect((await get('/user/1/profile')).body.data).toBeNull();
+        expect((await get('/user/1/relationships/posts')).body.data).toEqual([]);
+        expect((await get('/user/1/relationships/profile')).body.data).toBeNull();
+        expect((await get('/user/1/posts', {}, ALICE)).body.meta.total).toBe(2);
+    });
+
+    it('a filter through it matches nothing of others; a sort through it is a 400', async () => {
+        expect((await get('/user', { 'filter[profile][bio]': 'alice bio' })).body.data).toEqual([]);
+        expect((await get('/user', { 'filter[posts][title]': 'a1' })).body.data).toEqual([]);
+        const sorted = await get('/user', { sort: 'profile.bio' });
+        expect(sorted.status).toBe(400);
+        expect(sorted.body.errors[0].code).toBe('invalid-sort');
+    });
+});
+
+describe('RPC', () => {
+    it('include leaves it out for others', async () => {
+        const res = await rpc('GET', '/user/findUnique', { where: { id: 1 }, include: { posts: true, profile: true } });
+        expect(res.body.data).toEqual({ id: 1, name: 'alice' });
+    });
+
+    it.each([
+        ['a count of it', { select: { id: true, _count: { select: { posts: true } } } }, /"posts" of User cannot be used for counting/],
+        ['a count of every relation', { include: { _count: true } }, /"posts" of User cannot be used for counting/],
+        ['a count of it with a filter', { select: { _count: { select: { posts: { where: { title: 'a1' } } } } } }, /"posts" of User cannot be used for counting/],
+        ['ordering by its count', { orderBy: { posts: { _count: 'desc' } } }, /"posts" of User cannot be used for ordering/],
+        ['ordering through it', { orderBy: { profile: { bio: 'asc' } } }, /"profile" of User cannot be used for ordering/],
+    ])('%s is refused with a 400', async (_name, args, message) => {
+        const res = await rpc('GET', '/user/findMany', args);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(message);
+    });
+
+    it('the rows themselves are counted through their own model, under its rules', async () => {
+        const posts = await rpc('GET', '/post/count', { where: { authorId: 1 } });
+        expect(posts.body.data).toBe(2);
+    });
+
+    it('a write filtering through it is refused the same way for the right and a wrong guess', async () => {
+        const right = await rpc('PUT', '/user/update', { where: { id: 1, profile: { bio: 'alice bio' } }, data: { name: 'x' } });
+        const wrong = await rpc('PUT', '/user/update', { where: { id: 1, profile: { bio: 'other' } }, data: { name: 'x' } });
+        expect(right.status).toBe(400);
+        expect(right.body.error.message).toMatch(/"profile" of User cannot be used for filtering a write/);
+        expect(wrong).toEqual(right);
+        expect(await s.prisma.user.findUnique({ where: { id: 1 } })).toMatchObject({ name: 'alice' });
+    });
+});
