@@ -8,7 +8,9 @@ import { guardWriteFilters } from './write-filters';
  * Keeps RPC arguments from revealing fields the user may not read. ZenStack guards filters on fields
  * with field-level read rules, but not ordering, cursors, `distinct`, aggregates or grouping by them,
  * nor filters on `@omit` fields: each of those would disclose values (an order, a sum, a group key, a
- * yes/no answer) of rows whose field the user cannot read. Such arguments are rejected with a 400.
+ * yes/no answer) of rows whose field the user cannot read. Such arguments are rejected with a 400. The
+ * filters of single-record and nested writes, which ZenStack does not guard at all, are checked by
+ * `write-filters.ts`.
  */
 
 const AGGREGATES = ['_sum', '_avg', '_min', '_max', '_count'];
