@@ -1,6 +1,8 @@
 import type { Response } from '../../types';
 import { classifyError, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
+import { formatIssues } from '../common/zod-issues';
+import { pointerTo } from './json-pointer';
 import type { LoggerConfig } from '../../types';
 
 /** Headers of every JSON:API response. */
@@ -96,10 +98,28 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
         log(logger, 'error', describeError(err), code);
     }
     const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
-    if (classified.issues) {
-        extra.meta = { issues: classified.issues };
+    const issues = classified.kind === 'data-validation' ? formatIssues(classified.issues) : [];
+    if (issues.length > 0) {
+        return validationErrors(issues, extra);
     }
     return errorResponse(code, classified.message, extra);
+}
+
+/**
+ * The enhanced client's own validation failures (no `zodSchemas` given, or a rule checked after an
+ * update): one error object per issue, as the handler's validation answers, with a pointer to the
+ * attribute when the issue names one (a model-level `@@validate` names none).
+ */
+function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra): Response {
+    const { status, title } = REST_ERRORS['validation-error'];
+    const errors = issues.map((issue) => {
+        const error: Record<string, unknown> = { status, code: 'validation-error', title, detail: issue.message };
+        if (issue.path) error.source = { pointer: pointerTo('/data/attributes', ...issue.path.split('.')) };
+        if (extra.ormCode) error.ormCode = extra.ormCode;
+        if (extra.reason) error.reason = extra.reason;
+        return error;
+    });
+    return { status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
 }
 
 const STATUS_TO_CODE: Record<number, RestErrorCode> = {
