@@ -1,6 +1,6 @@
 import { RestApiHandler } from '../../src/api/rest';
-import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
+import { rpcAs, type Res } from './rpc-call';
 
 /**
  * Field-level read rules on relation fields (`posts Post[] @allow('read', auth() == this)`): the relation
@@ -40,7 +40,6 @@ const BOB = { id: 2 };
 
 let s: TestSchema;
 const rest = RestApiHandler({ endpoint: 'http://localhost/api' });
-const rpcHandler = RPCApiHandler();
 
 beforeAll(async () => {
     s = await loadSchema(SCHEMA);
@@ -54,27 +53,12 @@ afterAll(async () => {
     await s.cleanup();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Res = { status: number; body: any };
-
 async function get(path: string, query: Record<string, string> = {}, user = BOB): Promise<Res> {
     const res = await rest({ method: 'GET', path, query, prisma: s.enhance(user), modelMeta: s.modelMeta, logger: null });
-    return { status: res.status, body: res.body };
+    return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
 }
 
-async function rpc(method: string, path: string, args: unknown, user = BOB): Promise<Res> {
-    const isQuery = method === 'GET';
-    const res = await rpcHandler({
-        method,
-        path,
-        query: isQuery ? { q: JSON.stringify(args) } : {},
-        requestBody: isQuery ? undefined : args,
-        prisma: s.enhance(user),
-        modelMeta: s.modelMeta,
-        logger: null,
-    });
-    return { status: res.status, body: res.body };
-}
+const rpc = (method: string, path: string, args: unknown, user = BOB) => rpcAs(s, user, method, path, args);
 
 describe('JSON:API', () => {
     it('an included protected relation is empty for others, and full for its owner', async () => {

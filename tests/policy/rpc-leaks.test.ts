@@ -1,11 +1,10 @@
-import { RPCApiHandler } from '../../src/api/rpc';
 import { BOB, loadLeakSchema, SECRETS } from './fixture';
 import type { TestSchema } from '../support/schema';
+import { rpcAs, type Res } from './rpc-call';
 
 /** Proof that RPC answers reveal nothing Bob may not read: not through data, filters, ordering, aggregates or errors. */
 
 let s: TestSchema;
-const handler = RPCApiHandler();
 
 beforeAll(async () => {
     s = await loadLeakSchema();
@@ -15,22 +14,7 @@ afterAll(async () => {
     await s.cleanup();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Res = { status: number; body: any; text: string };
-
-async function rpc(method: string, path: string, args: unknown): Promise<Res> {
-    const isQuery = method === 'GET' || method === 'DELETE';
-    const res = await handler({
-        method,
-        path,
-        query: isQuery ? { q: JSON.stringify(args) } : {},
-        requestBody: isQuery ? undefined : args,
-        prisma: s.enhance(BOB),
-        modelMeta: s.modelMeta,
-        logger: null,
-    });
-    return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
-}
+const rpc = (method: string, path: string, args: unknown) => rpcAs(s, BOB, method, path, args);
 
 function expectNoSecrets(res: Res): void {
     for (const secret of SECRETS) {

@@ -1,6 +1,6 @@
-import { RPCApiHandler } from '../../src/api/rpc';
 import { BOB, loadLeakSchema } from './fixture';
 import type { TestSchema } from '../support/schema';
+import { rpcAs } from './rpc-call';
 
 /**
  * Filters inside writes. ZenStack guards a filter on a field with a field-level read rule when it reads
@@ -13,7 +13,6 @@ import type { TestSchema } from '../support/schema';
  */
 
 let s: TestSchema;
-const handler = RPCApiHandler();
 
 beforeEach(async () => {
     s = await loadLeakSchema();
@@ -23,22 +22,7 @@ afterEach(async () => {
     await s.cleanup();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Res = { status: number; body: any };
-
-async function rpc(method: string, path: string, args: unknown): Promise<Res> {
-    const isQuery = method === 'GET' || method === 'DELETE';
-    const res = await handler({
-        method,
-        path,
-        query: isQuery ? { q: JSON.stringify(args) } : {},
-        requestBody: isQuery ? undefined : args,
-        prisma: s.enhance(BOB),
-        modelMeta: s.modelMeta,
-        logger: null,
-    });
-    return { status: res.status, body: res.body };
-}
+const rpc = (method: string, path: string, args: unknown) => rpcAs(s, BOB, method, path, args);
 
 async function snapshot(): Promise<unknown> {
     return {
