@@ -85,6 +85,8 @@ export interface ModelDef {
     uniqueConstraints: Readonly<Record<string, { name: string; fields: string[] }>>;
     /** Whether any relation is to-many (what a `_count` selection can count). */
     hasToMany: boolean;
+    /** Everyone may read every row (`@@allow('read', true)`, no read `@@deny`): counting its rows reveals nothing. */
+    readableByAll: boolean;
     /** The models this one `extends` (a ZenStack `@@delegate` hierarchy), by schema name. */
     baseTypes: readonly string[];
 }
@@ -107,13 +109,33 @@ function hasAttribute(field: FieldInfo, name: string): boolean {
     return !!field.attributes?.some((a) => a.name === name);
 }
 
+type Attribute = NonNullable<FieldInfo['attributes']>[number];
+
+/** Whether a policy attribute's operations include read (`read`, or `all`). */
+function coversRead(a: Attribute): boolean {
+    const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
+    return typeof op === 'string' && op.split(',').some((o) => ['read', 'all'].includes(o.trim()));
+}
+
 /** A field-level `@allow`/`@deny` whose operations include read (or all). */
 function hasReadRule(field: FieldInfo): boolean {
-    return !!field.attributes?.some((a) => {
-        if (a.name !== '@allow' && a.name !== '@deny') return false;
-        const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
-        return typeof op === 'string' && op.split(',').some((o) => ['read', 'all'].includes(o.trim()));
-    });
+    return !!field.attributes?.some((a) => (a.name === '@allow' || a.name === '@deny') && coversRead(a));
+}
+
+/**
+ * Whether everyone may read every row: an `@@allow` of read whose condition is the literal `true`, and
+ * no `@@deny` of read (but a literal `false` one). The metadata keeps literal conditions only.
+ */
+function readableByAll(attributes: readonly Attribute[] | undefined): boolean {
+    let allowed = false;
+    for (const a of attributes ?? []) {
+        if ((a.name !== '@@allow' && a.name !== '@@deny') || !coversRead(a)) continue;
+        const condition = a.args.find((arg) => arg.name === 'condition') ?? a.args[1];
+        const literal = condition && 'value' in condition ? condition.value : undefined;
+        if (a.name === '@@deny' && literal !== false) return false;
+        if (a.name === '@@allow' && literal === true) allowed = true;
+    }
+    return allowed;
 }
 
 function scalarKind(field: FieldInfo): ScalarKind {
@@ -188,6 +210,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         autoIncrementScalars,
         uniqueConstraints: info.uniqueConstraints ?? {},
         hasToMany: [...relations.values()].some((r) => r.isArray),
+        readableByAll: readableByAll(info.attributes),
         baseTypes: info.baseTypes ?? [],
     };
 }

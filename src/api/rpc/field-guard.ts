@@ -1,3 +1,4 @@
+import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, ScalarField } from '../common/model-registry';
 import { checkWhere, each, LOGICAL, reject, target, type Walk } from './filter-walk';
@@ -34,12 +35,26 @@ function checkOrderBy(w: Walk, orderBy: unknown): void {
             if ('targetKey' in field) {
                 if (field.readProtected) reject(w.model, key, 'ordering');
                 const next = target(w, field);
+                if (next && field.isArray) checkCountOrder(w.model, key, next.model);
                 if (next && !field.isArray) checkOrderBy(next, value);
             } else if ((field as ScalarField).readProtected) {
                 reject(w.model, key, 'ordering');
             }
         }
     });
+}
+
+/**
+ * Ordering by a to-many relation (`{ posts: { _count: 'desc' } }`) counts every related row: ZenStack
+ * filters a `_count` selection by the policy, but not this order, which would rank records by how many
+ * rows they have that the user may not read. Allowed only when everyone may read every row of the target.
+ */
+function checkCountOrder(model: ModelDef, relation: string, targetModel: ModelDef): void {
+    if (!targetModel.readableByAll) {
+        throw new BadRequestError(
+            `ordering by the count of "${relation}" of ${model.name} is not supported: it would count ${targetModel.name} rows the user may not read`,
+        );
+    }
 }
 
 function checkScalar(w: Walk, name: string, use: string): void {
@@ -106,7 +121,10 @@ function checkHaving(w: Walk, having: unknown): void {
     }
 }
 
-/** Whether any field of the schema is read-protected or omitted (cached per registry): without one, no argument can be refused. */
+/**
+ * Whether any field of the schema is read-protected or omitted, or a to-many relation leads to rows not
+ * everyone reads (cached per registry): without one, no argument can be refused.
+ */
 const guardedRegistries = new WeakMap<ModelRegistry, boolean>();
 
 function hasProtectedFields(registry: ModelRegistry): boolean {
@@ -116,6 +134,8 @@ function hasProtectedFields(registry: ModelRegistry): boolean {
         for (const model of registry.models.values()) {
             for (const field of model.fields.values()) {
                 if (field.readProtected || ('omitted' in field && field.omitted)) found = true;
+                // a to-many relation to rows not everyone reads: ordering by its count is refused
+                if ('targetKey' in field && field.isArray && !registry.models.get(field.targetKey)?.readableByAll) found = true;
             }
         }
         guardedRegistries.set(registry, found);
