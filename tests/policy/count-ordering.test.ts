@@ -9,6 +9,11 @@ import { rpcAs } from './rpc-call';
  */
 
 const SCHEMA = `
+model User {
+  id Int @id
+  @@allow('all', true)
+}
+
 model Blog {
   id    Int    @id
   posts Post[]
@@ -21,6 +26,7 @@ model Post {
   blogId Int?
   tags   Tag[]
   notes  Note[]
+  flags  Flag[]
   @@allow('all', true)
 }
 
@@ -31,6 +37,14 @@ model Tag {
   hidden Boolean @default(false)
   @@allow('read', !hidden)
   @@allow('create', true)
+}
+
+model Flag {
+  id     Int  @id
+  post   Post @relation(fields: [postId], references: [id])
+  postId Int
+  @@allow('read', true)
+  @@deny('read', auth() == null)
 }
 
 model Note {
@@ -76,6 +90,12 @@ it.each([
     const res = await rpcAs(s, USER, 'GET', path, args);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe('ordering by the count of "tags" of Post is not supported: it would count Tag rows the user may not read');
+});
+
+it('a read @@deny with a condition makes the count unsafe too, next to @@allow(read, true)', async () => {
+    const res = await findMany({ orderBy: { flags: { _count: 'desc' } } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/count of "flags" of Post .* Flag rows/);
 });
 
 it('ordering by the count of rows everyone may read works', async () => {
