@@ -61,10 +61,11 @@ async function get(path: string, query: Record<string, string> = {}, user = BOB)
 const rpc = (method: string, path: string, args: unknown, user = BOB) => rpcAs(s, user, method, path, args);
 
 describe('JSON:API', () => {
-    it('an included protected relation is empty for others, and full for its owner', async () => {
+    it('an included protected relation has links but no linkage for others (not an empty one), and full linkage for its owner', async () => {
         const bob = await get('/user/1', { include: 'posts,profile' });
-        expect(bob.body.data.relationships.posts.data).toEqual([]);
-        expect(bob.body.data.relationships.profile.data).toBeNull();
+        expect(bob.body.data.relationships.posts).not.toHaveProperty('data');
+        expect(bob.body.data.relationships.profile).not.toHaveProperty('data');
+        expect(bob.body.data.relationships.posts.links.related).toBe('http://localhost/api/user/1/posts');
         expect(bob.body.included ?? []).toEqual([]);
         const alice = await get('/user/1', { include: 'posts,profile' }, ALICE);
         expect(alice.body.data.relationships.posts.data).toEqual([

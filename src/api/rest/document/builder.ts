@@ -157,7 +157,9 @@ export class DocumentBuilder {
             }
             const entry: RelationshipObject = { links: { self: self + r.selfSuffix, related: self + r.relatedSuffix } };
             if (sub) {
-                entry.data = this.linkage(r, record, sub);
+                // a relation the ORM left out although it was asked for is one the user may not read (a field-level
+                // rule): no linkage, rather than an empty one that would claim it has no members
+                if (record[r.name] !== undefined || (!r.isArray && r.fkFields)) entry.data = this.linkage(r, record, sub);
             } else if (!r.isArray && (r.fkFields || record[r.name] !== undefined)) {
                 // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
                 entry.data = this.toOne(r, record);
