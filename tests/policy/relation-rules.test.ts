@@ -46,7 +46,7 @@ beforeAll(async () => {
     await s.prisma.user.create({ data: { id: 1, name: 'alice' } });
     await s.prisma.user.create({ data: { id: 2, name: 'bob' } });
     await s.prisma.profile.create({ data: { id: 1, bio: 'alice bio', userId: 1 } });
-    await s.prisma.post.createMany({ data: [{ id: 1, title: 'a1', authorId: 1 }, { id: 2, title: 'a2', authorId: 1 }] });
+    await s.prisma.post.createMany({ data: [{ id: 1, title: 'a1', authorId: 1 }, { id: 2, title: 'a2', authorId: 1 }, { id: 3, title: 'b1', authorId: 2 }] });
 });
 
 afterAll(async () => {
@@ -75,12 +75,31 @@ describe('JSON:API', () => {
         expect(alice.body.included).toHaveLength(3);
     });
 
-    it('related and relationship endpoints show others nothing', async () => {
-        expect((await get('/user/1/posts')).body).toMatchObject({ data: [], meta: { total: 0 } });
-        expect((await get('/user/1/profile')).body.data).toBeNull();
-        expect((await get('/user/1/relationships/posts')).body.data).toEqual([]);
-        expect((await get('/user/1/relationships/profile')).body.data).toBeNull();
+    it('related and relationship endpoints answer 404 to others, without counting it, and the relationship to its owner', async () => {
+        for (const path of ['/user/1/posts', '/user/1/profile', '/user/1/relationships/posts', '/user/1/relationships/profile', '/user/1/posts/1']) {
+            for (const query of [{}, { 'page[offset]': '1' }]) {
+                if (!path.endsWith('posts') && Object.keys(query).length > 0) continue;
+                const res = await get(path, query);
+                expect([path, res.status, res.body.errors?.[0]?.code]).toEqual([path, 404, 'not-found']);
+                expect(res.text).not.toContain('total');
+            }
+        }
         expect((await get('/user/1/posts', {}, ALICE)).body.meta.total).toBe(2);
+        expect((await get('/user/1/relationships/profile', {}, ALICE)).body.data).toEqual({ type: 'profile', id: 1 });
+    });
+
+    it('a write to it by someone allowed to update the user is kept, and answered 403 "not readable"', async () => {
+        const res = await rest({
+            method: 'POST',
+            path: '/user/1/relationships/posts',
+            requestBody: { data: [{ type: 'post', id: 3 }] },
+            prisma: s.enhance(BOB),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+        expect([res.status, (res.body as { errors: { reason?: string }[] }).errors[0].reason]).toEqual([403, 'RESULT_NOT_READABLE']);
+        expect(await s.prisma.post.findUnique({ where: { id: 3 } })).toMatchObject({ authorId: 1 });
+        await s.prisma.post.update({ where: { id: 3 }, data: { authorId: 2 } });
     });
 
     it('a filter through it matches nothing of others; a sort through it is a 400', async () => {

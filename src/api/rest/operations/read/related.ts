@@ -8,7 +8,7 @@ import { projectionFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
-import { readToManyPage, readToOne } from './relation-reads';
+import { hiddenRelationship, readToManyPage, readToOne } from './relation-reads';
 import { requestSelf } from './resource';
 import { ok, notFound } from './shared';
 
@@ -27,7 +27,8 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
     if (rel.isArray) {
         const { query, entries } = parseCollectionQuery(req, target);
         const projection = projectionFor(target, query.include, query.fields, req.config);
-        const { rows, total } = await readToManyPage(req, model, where, rel, query, projection, id);
+        const { rows, total, hidden } = await readToManyPage(req, model, where, rel, query, projection, id);
+        if (hidden) throw hiddenRelationship(model, id, rel);
         const builder = new DocumentBuilder(req.config.idDivider, query.fields);
         const data = rows.map((row, i) => builder.resource(target, row, `data.${i}`, query.include));
         const links = collectionLinks(routeUrl(req.route), entries, query.page, total);

@@ -4,6 +4,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { idSelect } from '../../ids';
 import type { Projection } from '../../query/select';
+import { RestError } from '../../errors';
 import { delegate, notFound, readPage } from './shared';
 
 /**
@@ -13,7 +14,25 @@ import { delegate, notFound, readPage } from './shared';
 
 type DbRecord = Record<string, unknown>;
 
-/** One page of a to-many relationship (filtered, sorted) and its total under the same filter. */
+/**
+ * A relationship the ORM leaves out of the parent although it was asked for: a field-level read rule on the
+ * relation hides it from this user. It is answered as not found, never as empty, and never counted (ZenStack
+ * counts through such a relation).
+ */
+export function hiddenRelationship(parent: RestModel, parentId: string | undefined, rel: RestRelationship): RestError {
+    return new RestError('not-found', `relationship "${rel.name}" of ${parent.type} "${parentId}" not found`);
+}
+
+class Hidden extends Error {
+    constructor(readonly parentRecord: DbRecord) {
+        super('hidden relationship');
+    }
+}
+
+/**
+ * One page of a to-many relationship (filtered, sorted) and its total under the same filter; `hidden` when
+ * the user may not read the relationship (no rows, no count).
+ */
 export async function readToManyPage(
     req: RestRequest,
     parent: RestModel,
@@ -22,28 +41,35 @@ export async function readToManyPage(
     query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page'>,
     projection: Projection,
     parentId: string | undefined,
-): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number }> {
+): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number; hidden: boolean }> {
     const nested: DbRecord = { ...projection, orderBy: query.orderBy, ...pageArgs(query.page) };
     if (query.where) nested.where = query.where;
-    const { result, total } = await readPage(
-        req,
-        query.page,
-        async (db) => {
-            const found = await delegate(db, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
-            if (!found) throw notFound(parent, parentId);
-            return found as DbRecord;
-        },
-        (found) => (found[rel.name] ?? []) as DbRecord[],
-        async (db) => {
-            const counted = await delegate(db, parent).findUnique({
-                where: parentWhere,
-                select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
-            });
-            if (!counted) throw notFound(parent, parentId);
-            return Number((counted._count as DbRecord)[rel.name] ?? 0);
-        },
-    );
-    return { parentRecord: result, rows: (result[rel.name] ?? []) as DbRecord[], total };
+    let page: { result: DbRecord; total: number };
+    try {
+        page = await readPage(
+            req,
+            query.page,
+            async (db) => {
+                const found = await delegate(db, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
+                if (!found) throw notFound(parent, parentId);
+                if ((found as DbRecord)[rel.name] === undefined) throw new Hidden(found as DbRecord);
+                return found as DbRecord;
+            },
+            (found) => (found[rel.name] ?? []) as DbRecord[],
+            async (db) => {
+                const counted = await delegate(db, parent).findUnique({
+                    where: parentWhere,
+                    select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
+                });
+                if (!counted) throw notFound(parent, parentId);
+                return Number((counted._count as DbRecord)[rel.name] ?? 0);
+            },
+        );
+    } catch (err) {
+        if (err instanceof Hidden) return { parentRecord: err.parentRecord, rows: [], total: 0, hidden: true };
+        throw err;
+    }
+    return { parentRecord: page.result, rows: (page.result[rel.name] ?? []) as DbRecord[], total: page.total, hidden: false };
 }
 
 /** The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found. */
@@ -59,5 +85,6 @@ export async function readToOne(
     const nested = 'select' in projection || projection.include ? projection : true;
     const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
     if (!found) throw notFound(parent, parentId);
+    if (found[rel.name] === undefined) throw hiddenRelationship(parent, parentId, rel);
     return { parentRecord: found, related: (found[rel.name] as DbRecord | null) ?? null };
 }

@@ -12,7 +12,8 @@ import type { CollectionQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
-import { readToManyPage } from './relation-reads';
+import { RestError } from '../../errors';
+import { hiddenRelationship, readToManyPage } from './relation-reads';
 import { delegate, notFound, ok } from './shared';
 
 /** Query and links source of a relationship document: the request's own for a GET, defaults for write responses. */
@@ -22,6 +23,14 @@ interface RelationshipRead {
     /** The request URL without parameters (GET), or undefined for the canonical relationship URL. */
     base?: string;
     id?: string;
+    /** The answer to a relationship write (which happened even when the user may not read the relationship). */
+    afterWrite?: boolean;
+}
+
+/** A relationship hidden from the user by a field-level read rule: 404 to a read, 403 "not readable" after a write (which is kept). */
+function hidden(model: RestModel, rel: RestRelationship, read: RelationshipRead): RestError {
+    if (!read.afterWrite) return hiddenRelationship(model, read.id, rel);
+    return new RestError('forbidden', 'the operation succeeded but its result cannot be read back under the access policy', { reason: 'RESULT_NOT_READABLE' });
 }
 
 export function relationshipPlan(model: RestModel, rel: RestRelationship): RelationshipPlan {
@@ -36,7 +45,8 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     const plan = relationshipPlan(model, rel);
 
     if (rel.isArray) {
-        const { parentRecord, rows, total } = await readToManyPage(req, model, where, rel, read.query, { select: idSelect(target) }, read.id);
+        const { parentRecord, rows, total, hidden: isHidden } = await readToManyPage(req, model, where, rel, read.query, { select: idSelect(target) }, read.id);
+        if (isHidden) throw hidden(model, rel, read);
         const parentSelf = resourceLink(model, builder.identifier(model, parentRecord).id);
         const data = rows.map((row) => builder.identifier(target, row));
         const links = collectionLinks(read.base ?? parentSelf + plan.selfSuffix, read.entries, read.query.page, total);
@@ -51,6 +61,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     }
     const record = await delegate(req.prisma, model).findUnique({ where, select });
     if (!record) throw notFound(model, read.id);
+    if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
     const resource = builder.resource(model, record, 'data');
     const data: Linkage = resource.relationships[rel.name]?.data ?? null;
     const parentSelf = resource.links.self;
@@ -71,7 +82,7 @@ export async function relationshipDocument(
     status = 200,
 ): Promise<Response> {
     const query = { orderBy: idOrder(relationship.target), page: parsePage({}, req.config) };
-    return relationshipDoc(req, model, where, relationship, status, { query, entries: [] });
+    return relationshipDoc(req, model, where, relationship, status, { query, entries: [], afterWrite: true });
 }
 
 /** GET /:type/:id/relationships/:relationship */
