@@ -77,7 +77,7 @@ describe('JSON:API', () => {
 
     it('related and relationship endpoints answer 404 to others, without counting it, and the relationship to its owner', async () => {
         for (const path of ['/user/1/posts', '/user/1/profile', '/user/1/relationships/posts', '/user/1/relationships/profile', '/user/1/posts/1']) {
-            for (const query of [{}, { 'page[offset]': '1' }]) {
+            for (const query of [{}, { 'page[offset]': '1' }] as Record<string, string>[]) {
                 if (!path.endsWith('posts') && Object.keys(query).length > 0) continue;
                 const res = await get(path, query);
                 expect([path, res.status, res.body.errors?.[0]?.code]).toEqual([path, 404, 'not-found']);

@@ -127,7 +127,7 @@ function checkHaving(w: Walk, having: unknown): void {
  */
 const guardedRegistries = new WeakMap<ModelRegistry, boolean>();
 
-function hasProtectedFields(registry: ModelRegistry): boolean {
+function anythingToGuard(registry: ModelRegistry): boolean {
     let found = guardedRegistries.get(registry);
     if (found === undefined) {
         found = false;
@@ -145,7 +145,7 @@ function hasProtectedFields(registry: ModelRegistry): boolean {
 
 /** Checks one call's arguments against the model's protected fields; throws a BadRequestError. */
 export function guardProtectedFields(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
-    if (!hasProtectedFields(registry)) return;
+    if (!anythingToGuard(registry)) return;
     const w: Walk = { registry, model };
     checkReadArgs(w, args);
     for (const agg of AGGREGATES) {
