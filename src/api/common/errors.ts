@@ -36,6 +36,9 @@ export interface ClassifiedError {
 }
 
 /** An error a handler raises on purpose for a malformed request. */
+/** What a write that happened but whose result the user may not read is answered (ZenStack's RESULT_NOT_READABLE). */
+export const NOT_READABLE_MESSAGE = 'the operation succeeded but its result cannot be read back under the access policy';
+
 export class BadRequestError extends Error {
     constructor(
         message: string,
@@ -208,7 +211,7 @@ export function classifyError(err: unknown): ClassifiedError {
         const message = cleanOrmMessage((err as Error).message);
         if (code === 'P2004') {
             if (reason === 'RESULT_NOT_READABLE') {
-                return { kind: 'not-readable', message: 'the operation succeeded but its result cannot be read back under the access policy', ormCode: code, reason };
+                return { kind: 'not-readable', message: NOT_READABLE_MESSAGE, ormCode: code, reason };
             }
             if (reason === DATA_VALIDATION_VIOLATION) {
                 return { kind: 'data-validation', message, ormCode: code, reason, issues: meta.zodErrors };

@@ -105,21 +105,30 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     return errorResponse(code, classified.message, extra);
 }
 
+/** One 422 error object of a validation problem, with a pointer to what it names when it names something. */
+export function validationErrorObject(detail: string, pointer: string | undefined, extra: RestErrorExtra): Record<string, unknown> {
+    const { status, title } = REST_ERRORS['validation-error'];
+    const error: Record<string, unknown> = { status, code: 'validation-error', title, detail };
+    if (pointer !== undefined) error.source = { pointer };
+    if (extra.ormCode) error.ormCode = extra.ormCode;
+    if (extra.reason) error.reason = extra.reason;
+    return error;
+}
+
+/** A 422 document of several validation problems. */
+export function validationErrorResponse(errors: Record<string, unknown>[]): Response {
+    return { status: REST_ERRORS['validation-error'].status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+}
+
 /**
  * The enhanced client's own validation failures (no `zodSchemas` given, or a rule checked after an
  * update): one error object per issue, as the handler's validation answers, with a pointer to the
  * attribute when the issue names one (a model-level `@@validate` names none).
  */
 function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra): Response {
-    const { status, title } = REST_ERRORS['validation-error'];
-    const errors = issues.map((issue) => {
-        const error: Record<string, unknown> = { status, code: 'validation-error', title, detail: issue.message };
-        if (issue.path) error.source = { pointer: pointerTo('/data/attributes', ...issue.path.split('.')) };
-        if (extra.ormCode) error.ormCode = extra.ormCode;
-        if (extra.reason) error.reason = extra.reason;
-        return error;
-    });
-    return { status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+    return validationErrorResponse(
+        issues.map((issue) => validationErrorObject(issue.message, issue.path ? pointerTo('/data/attributes', ...issue.path.split('.')) : undefined, extra)),
+    );
 }
 
 const STATUS_TO_CODE: Record<number, RestErrorCode> = {

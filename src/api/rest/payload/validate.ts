@@ -2,7 +2,7 @@ import type { ZodSchemas } from '@zenstackhq/runtime';
 import type { Response } from '../../../types';
 import { jsonNullNameOf } from '../../common/codec';
 import { DATA_VALIDATION_VIOLATION } from '../../common/errors';
-import { JSONAPI_HEADERS, JSONAPI_VERSION, REST_ERRORS } from '../errors';
+import { validationErrorObject, validationErrorResponse } from '../errors';
 import type { RestModel } from '../schema';
 import { pointerTo } from './pointer';
 import type { ResourceWrite, WriteMode } from './resource';
@@ -81,15 +81,13 @@ export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestMod
     const result = schema.safeParse(asSent(write.values));
     if (result.success) return undefined;
 
-    const { status, title } = REST_ERRORS['validation-error'];
     const errors: Record<string, unknown>[] = [];
     for (const issue of result.error?.issues ?? []) {
         if (filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0]))) continue;
         const paths = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
         for (const path of paths) {
-            errors.push({ status, code: 'validation-error', title, detail: issue.message, source: { pointer: pointerOf(write, path) }, reason: DATA_VALIDATION_VIOLATION });
+            errors.push(validationErrorObject(issue.message, pointerOf(write, path), { reason: DATA_VALIDATION_VIOLATION }));
         }
     }
-    if (errors.length === 0) return undefined;
-    return { status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+    return errors.length === 0 ? undefined : validationErrorResponse(errors);
 }

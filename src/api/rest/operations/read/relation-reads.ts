@@ -23,12 +23,6 @@ export function hiddenRelationship(parent: RestModel, parentId: string | undefin
     return new RestError('not-found', `relationship "${rel.name}" of ${parent.type} "${parentId}" not found`);
 }
 
-class Hidden extends Error {
-    constructor(readonly parentRecord: DbRecord) {
-        super('hidden relationship');
-    }
-}
-
 /**
  * One page of a to-many relationship (filtered, sorted) and its total under the same filter; `hidden` when
  * the user may not read the relationship (no rows, no count).
@@ -44,32 +38,29 @@ export async function readToManyPage(
 ): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number; hidden: boolean }> {
     const nested: DbRecord = { ...projection, orderBy: query.orderBy, ...pageArgs(query.page) };
     if (query.where) nested.where = query.where;
-    let page: { result: DbRecord; total: number };
-    try {
-        page = await readPage(
-            req,
-            query.page,
-            async (db) => {
-                const found = await delegate(db, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
-                if (!found) throw notFound(parent, parentId);
-                if ((found as DbRecord)[rel.name] === undefined) throw new Hidden(found as DbRecord);
-                return found as DbRecord;
-            },
-            (found) => (found[rel.name] ?? []) as DbRecord[],
-            async (db) => {
-                const counted = await delegate(db, parent).findUnique({
-                    where: parentWhere,
-                    select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
-                });
-                if (!counted) throw notFound(parent, parentId);
-                return Number((counted._count as DbRecord)[rel.name] ?? 0);
-            },
-        );
-    } catch (err) {
-        if (err instanceof Hidden) return { parentRecord: err.parentRecord, rows: [], total: 0, hidden: true };
-        throw err;
-    }
-    return { parentRecord: page.result, rows: (page.result[rel.name] ?? []) as DbRecord[], total: page.total, hidden: false };
+    // hidden from this user: the page is empty and the total is not counted (ZenStack's `_count` would count it)
+    let hidden = false;
+    const { result, total } = await readPage(
+        req,
+        query.page,
+        async (db) => {
+            const found = await delegate(db, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
+            if (!found) throw notFound(parent, parentId);
+            hidden = (found as DbRecord)[rel.name] === undefined;
+            return found as DbRecord;
+        },
+        (found) => (found[rel.name] ?? []) as DbRecord[],
+        async (db) => {
+            if (hidden) return 0;
+            const counted = await delegate(db, parent).findUnique({
+                where: parentWhere,
+                select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
+            });
+            if (!counted) throw notFound(parent, parentId);
+            return Number((counted._count as DbRecord)[rel.name] ?? 0);
+        },
+    );
+    return { parentRecord: result, rows: (result[rel.name] ?? []) as DbRecord[], total, hidden };
 }
 
 /** The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found. */

@@ -12,6 +12,7 @@ import type { CollectionQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
+import { NOT_READABLE_MESSAGE } from '../../../common/errors';
 import { RestError } from '../../errors';
 import { hiddenRelationship, readToManyPage } from './relation-reads';
 import { delegate, notFound, ok } from './shared';
@@ -30,7 +31,7 @@ interface RelationshipRead {
 /** A relationship hidden from the user by a field-level read rule: 404 to a read, 403 "not readable" after a write (which is kept). */
 function hidden(model: RestModel, rel: RestRelationship, read: RelationshipRead): RestError {
     if (!read.afterWrite) return hiddenRelationship(model, read.id, rel);
-    return new RestError('forbidden', 'the operation succeeded but its result cannot be read back under the access policy', { reason: 'RESULT_NOT_READABLE' });
+    return new RestError('forbidden', NOT_READABLE_MESSAGE, { reason: 'RESULT_NOT_READABLE' });
 }
 
 export function relationshipPlan(model: RestModel, rel: RestRelationship): RelationshipPlan {
