@@ -1,5 +1,5 @@
 import { BOB, loadLeakSchema } from './fixture';
-import type { TestSchema } from '../support/schema';
+import { loadSchema, type TestSchema } from '../support/schema';
 import { rpcAs } from './rpc-call';
 
 /**
@@ -63,6 +63,8 @@ const GUESSING_WRITES: Shape[] = [
         ],
     ],
     ['an email next to the id', 'PUT', '/user/update', () => ({ where: { id: 1, email: 'alice@x' }, data: { name: 'x' } })],
+    ['a to-many set', 'PUT', '/user/update', (salary) => ({ where: { id: 1 }, data: { posts: { set: [{ id: 1, author: { is: { salary } } }] } } })],
+    ['a to-many disconnect', 'PUT', '/user/update', (salary) => ({ where: { id: 1 }, data: { posts: { disconnect: [{ id: 1, author: { is: { salary } } }] } } })],
 ];
 
 describe('a write cannot tell whether a guess of a protected value is right', () => {
@@ -116,5 +118,50 @@ describe('writes that use protected fields legitimately still work', () => {
         const res = await rpc('PUT', '/post/update', { where: { id: 3 }, data: { author: { upsert: { create: { id: 8, name: 'n', email: 'n@x' }, update: { name: 'bobby' } } } } });
         expect(res.status).toBe(200);
         expect(await s.prisma.user.findUnique({ where: { id: 2 } })).toMatchObject({ name: 'bobby' });
+    });
+});
+
+describe('a compound unique key with a protected field', () => {
+    const SCHEMA = `
+model User {
+  id Int @id
+  @@allow('all', true)
+}
+
+model Member {
+  id    Int    @id
+  org   Int
+  email String @allow('read', auth().id == id)
+  name  String @default('')
+  @@unique([org, email])
+  @@allow('all', true)
+}
+`;
+    let m: TestSchema;
+
+    beforeAll(async () => {
+        m = await loadSchema(SCHEMA);
+        await m.prisma.member.createMany({ data: [{ id: 1, org: 1, email: 'one@x' }, { id: 2, org: 1, email: 'two@x' }] });
+    });
+
+    afterAll(async () => {
+        await m.cleanup();
+    });
+
+    const update = (where: unknown) => rpcAs(m, BOB, 'PUT', '/member/update', { where, data: { name: 'renamed' } });
+
+    it('next to the id it is a condition: refused the same way for the right and a wrong guess', async () => {
+        const right = await update({ id: 1, org_email: { org: 1, email: 'one@x' } });
+        const wrong = await update({ id: 1, org_email: { org: 1, email: 'nope@x' } });
+        expect(right.status).toBe(400);
+        expect(right.body.error.message).toMatch(/field "email" of Member cannot be used for filtering a write/);
+        expect(wrong).toEqual(right);
+        expect(await m.prisma.member.findUnique({ where: { id: 1 } })).toMatchObject({ name: '' });
+    });
+
+    it('alone it names the record', async () => {
+        const res = await update({ org_email: { org: 1, email: 'two@x' } });
+        expect(res.status).toBe(200);
+        expect(await m.prisma.member.findUnique({ where: { id: 2 } })).toMatchObject({ name: 'renamed' });
     });
 });
