@@ -2,6 +2,7 @@ import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { delegateSchema } from '../support/delegate-schema';
 import { loadSchema, type TestSchema } from '../support/schema';
+import { rpcAs } from './rpc-call';
 
 /**
  * Protected fields of a concrete `@@delegate` model (a field-level read rule, `@omit`, `@password`)
@@ -44,18 +45,8 @@ beforeAll(async () => {
 afterAll(() => s?.cleanup());
 
 async function rpc(user: number | undefined, method: string, path: string, args: unknown): Promise<{ status: number; body: Body }> {
-    const isQuery = method === 'GET' || method === 'DELETE';
-    const res = await rpcHandler({
-        method,
-        path,
-        query: isQuery ? { q: JSON.stringify(args) } : {},
-        requestBody: isQuery ? undefined : args,
-        prisma: s.enhance(user === undefined ? undefined : { id: user }),
-        modelMeta: s.modelMeta,
-        zodSchemas: s.zodSchemas,
-        logger: null,
-    });
-    return { status: res.status, body: JSON.parse(JSON.stringify(res.body)) };
+    const res = await rpcAs(s, user === undefined ? undefined : { id: user }, method, path, args, { zod: true });
+    return { status: res.status, body: JSON.parse(res.text) };
 }
 
 async function rest(user: number | undefined, path: string, query: Record<string, string> = {}): Promise<{ status: number; body: Body }> {

@@ -8,7 +8,14 @@ export type Res = { status: number; body: any; text: string };
 
 const handler = RPCApiHandler();
 
-export async function rpcAs(s: TestSchema, user: { id: number } | undefined, method: string, path: string, args: unknown): Promise<Res> {
+export async function rpcAs(
+    s: TestSchema,
+    user: { id: number } | undefined,
+    method: string,
+    path: string,
+    args: unknown,
+    options: { zod?: boolean } = {},
+): Promise<Res> {
     const isQuery = method === 'GET' || method === 'DELETE';
     const res = await handler({
         method,
@@ -17,6 +24,7 @@ export async function rpcAs(s: TestSchema, user: { id: number } | undefined, met
         requestBody: isQuery ? undefined : args,
         prisma: s.enhance(user),
         modelMeta: s.modelMeta,
+        zodSchemas: options.zod ? s.zodSchemas : undefined,
         logger: null,
     });
     return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
