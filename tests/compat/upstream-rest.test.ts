@@ -21,7 +21,7 @@ import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body, type Side } from './si
  * page sizes, 404 for records the user cannot read) are covered by the REST tests, not here.
  */
 
-type Call = { method: string; path: string; query?: Record<string, string>; body?: unknown; user?: number };
+type Call = { method: string; path: string; query?: Record<string, string>; body?: unknown; user?: number; zod?: boolean };
 
 const ENDPOINT = 'http://localhost/api';
 const AT = new Date('2024-05-01T10:00:00.000Z');
@@ -110,6 +110,7 @@ async function sendToBoth(sides: Side[], call: Call): Promise<[Answer, Answer]> 
             requestBody: call.body,
             prisma: s.enhance(call.user === undefined ? undefined : { id: call.user }),
             modelMeta: s.modelMeta,
+            zodSchemas: call.zod ? s.zodSchemas : undefined,
             logger: SILENT_LOGGER,
         });
         const body = JSON.parse(JSON.stringify(res.body ?? null));
@@ -207,6 +208,19 @@ describe('REST answers as @zenstackhq/server 2.22.3 answers', () => {
         ]);
         for (const r of upstream.body.data) delete r.relationships.author.data;
         expect(missingOrDifferent(ours.body, withoutUnloadedToMany(ours.body, upstream.body))).toEqual([]);
+    });
+
+    it.each([
+        ['a create checked by the zod schemas', true, 'POST', '/post'],
+        ['a create checked by the enhanced client', false, 'POST', '/post'],
+        ['an update checked by the zod schemas', true, 'PATCH', '/post/1'],
+        ['an update checked by the enhanced client', false, 'PATCH', '/post/1'],
+    ])('a validation failure carries the raw zod issues where 2.22.3 has them (errors[0].zodErrors): %s', async (_name, zod, method, path) => {
+        const data = method === 'POST' ? { type: 'post', attributes: { title: '' }, relationships: { author: { data: { type: 'user', id: '1' } } } } : { type: 'post', id: '1', attributes: { title: '' } };
+        const [ours, upstream] = await both({ method, path, user: 1, zod, body: { data } });
+        expect([ours.status, upstream.status]).toEqual([422, 422]);
+        expect(ours.body.errors[0].zodErrors).toEqual({ issues: [expect.objectContaining({ code: 'too_small', path: ['title'] })], name: 'ZodError' });
+        expect(ours.body.errors[0].zodErrors).toEqual(upstream.body.errors[0].zodErrors);
     });
 
     const FAILURES: [string, Call, number][] = [

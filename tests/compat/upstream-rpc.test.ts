@@ -132,6 +132,22 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         ['arguments that are not JSON', { method: 'GET', path: '/post/findMany', rawQuery: { q: '{bad' } }],
     ];
 
+    const VALIDATION: [string, Call][] = [
+        ['a rule the zod schemas check (@length)', { method: 'POST', path: '/post/create', user: 1, zod: true, body: { data: { title: '', authorId: 1 } } }],
+        ['wrong types, checked by the zod schemas (union branches)', { method: 'POST', path: '/post/create', user: 1, zod: true, body: { data: { title: 'x', viewCount: 'a', published: 3 } } }],
+        ['an unknown key, checked by the zod schemas', { method: 'POST', path: '/post/create', user: 1, zod: true, body: { data: { title: 'x', bogus: 1 } } }],
+        ['a rule the enhanced client checks (no zodSchemas)', { method: 'POST', path: '/post/create', user: 1, body: { data: { title: '', authorId: 1 } } }],
+        ['wrong types the enhanced client finds (no zodSchemas)', { method: 'PUT', path: '/post/update', user: 1, body: { where: { id: 1 }, data: { title: 5, published: 'yes' } } }],
+    ];
+
+    it.each(VALIDATION)('validation failure: the raw zod issues in zodErrors, as 2.22.3 has them: %s', async (_name, call) => {
+        const [ours, upstream] = await both(call);
+        expect([ours.status, upstream.status]).toEqual([422, 422]);
+        expect(ours.body.error.zodErrors).toEqual(expect.objectContaining({ name: 'ZodError', issues: expect.any(Array) }));
+        expect(ours.body.error.zodErrors).toEqual(upstream.body.error.zodErrors);
+        expect(flags(ours.body)).toEqual(flags(upstream.body));
+    });
+
     const flags = (body: Body) => {
         const e = body?.error ?? {};
         return { rejectedByPolicy: e.rejectedByPolicy, rejectedByValidation: e.rejectedByValidation, prisma: e.prisma, code: e.code, reason: e.reason };

@@ -179,21 +179,26 @@ describe('REST externalIdMapping configuration errors', () => {
     });
     afterAll(() => s.cleanup());
 
-    async function firstRequest(options: Partial<RestApiHandlerOptions>): Promise<{ status: number; logged: string[] }> {
+    async function requests(options: Partial<RestApiHandlerOptions>, paths: string[]): Promise<{ statuses: number[]; logged: string[] }> {
         const logged: string[] = [];
         const handle = RestApiHandler({ endpoint: ENDPOINT, ...options });
-        const res = await handle({ method: 'GET', path: '/user', prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, logger: { error: (m: string) => logged.push(m) } });
-        return { status: res.status, logged };
+        const statuses: number[] = [];
+        for (const path of paths) {
+            const res = await handle({ method: 'GET', path, prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, logger: { error: (m: string) => logged.push(m) } });
+            statuses.push(res.status);
+        }
+        return { statuses, logged };
     }
 
     it.each([
         [{ User: 'name' }, /model User, which has no such unique constraint \(it has: id, email, nickname\)/],
         [{ User: 'nickname' }, /field "nickname" of model User is optional/],
         [{ Usr: 'email' }, /externalIdMapping names model "Usr", which the schema does not have/],
-    ])('%j is refused with a clear message on the first request', async (externalIdMapping, message) => {
-        const { status, logged } = await firstRequest({ externalIdMapping });
-        expect(status).toBe(500);
-        expect(logged.join('\n')).toMatch(message);
+    ])('%j is refused with a clear message, on every request to every model', async (externalIdMapping, message) => {
+        const { statuses, logged } = await requests({ externalIdMapping }, ['/user', '/post', '/user']);
+        expect(statuses).toEqual([500, 500, 500]);
+        expect(logged).toHaveLength(3);
+        for (const line of logged) expect(line).toMatch(message);
     });
 
     it.each([[{ externalIdMapping: [] }], [{ externalIdMapping: { User: 1 } }], [{ externalIdMapping: { User: '' } }]])('%j is refused at creation', (options) => {

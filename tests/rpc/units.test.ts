@@ -8,6 +8,8 @@ import { OPERATIONS } from '../../src/api/rpc/operations';
 import { resolveRoute } from '../../src/api/rpc/router';
 import { dropFalseCounts } from '../../src/api/rpc/shape';
 import { formatIssues } from '../../src/api/rpc/validation';
+import { zodErrorJson } from '../../src/api/common/zod-issues';
+import { z } from 'zod';
 import { generateSchema } from '../support/generate';
 import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
 
@@ -128,6 +130,40 @@ describe('zod issue formatting', () => {
             { path: 'data.title', message: 'String must contain at least 1 character(s)', code: 'too_small' },
         ]);
         expect(formatIssues(undefined)).toEqual([]);
+    });
+});
+
+describe('raw zod issues (zodErrors, as 2.x answered them)', () => {
+    it('is the ZodError as JSON.stringify writes it, union branches included', () => {
+        const schema = z.object({ title: z.string().min(1), n: z.union([z.number(), z.boolean()]) }).strict();
+        const error = schema.safeParse({ title: '', n: 'x', extra: 1 }).error;
+        expect(zodErrorJson(error)).toEqual(JSON.parse(JSON.stringify(error)));
+        expect(zodErrorJson(error)?.issues.map((i) => (i as { path: unknown }).path)).toEqual([['title'], ['n'], []]);
+        expect(zodErrorJson(undefined)).toBeUndefined();
+        expect(zodErrorJson({ issues: [] })).toBeUndefined();
+    });
+
+    it('writes BigInt bounds as strings and values with toJSON as they render, where JSON.stringify would throw', () => {
+        const error = z.object({ big: z.bigint().min(5n) }).safeParse({ big: 1n }).error;
+        expect(() => JSON.stringify(error)).toThrow(/BigInt/);
+        const json = zodErrorJson(error);
+        expect(json?.issues).toEqual([expect.objectContaining({ code: 'too_small', minimum: '5', path: ['big'] })]);
+        expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+        const at = new Date('2024-01-02T03:04:05.000Z');
+        expect(zodErrorJson({ issues: [{ code: 'invalid_literal', received: at, expected: Infinity, fn: () => 1 }] })?.issues).toEqual([
+            { code: 'invalid_literal', received: at.toISOString(), expected: null },
+        ]);
+    });
+
+    it('keeps at most 100 issues in all, however many a request provokes; keep filters the top level', () => {
+        const wide = z.object(Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`f${i}`, z.string()])));
+        expect(zodErrorJson(wide.safeParse({}).error)?.issues).toHaveLength(100);
+        const branch = { issues: Array.from({ length: 80 }, () => ({ code: 'x', path: [] })) };
+        const nested = zodErrorJson({ issues: [{ code: 'invalid_union', unionErrors: [branch, branch] }] });
+        const counted = (e: { issues: unknown[] }): number => e.issues.reduce<number>((n, i) => n + 1 + ((i as { unionErrors?: { issues: unknown[] }[] }).unionErrors ?? []).reduce((m, u) => m + counted(u), 0), 0);
+        expect(counted(nested as { issues: unknown[] })).toBe(100);
+        const kept = zodErrorJson(wide.safeParse({}).error, (issue) => (issue.path as string[])[0] === 'f7');
+        expect(kept?.issues).toEqual([expect.objectContaining({ path: ['f7'] })]);
     });
 });
 

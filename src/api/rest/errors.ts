@@ -1,7 +1,7 @@
 import type { Response } from '../../types';
 import { classifyError, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
-import { formatIssues } from '../common/zod-issues';
+import { formatIssues, zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import { pointerTo } from './json-pointer';
 import type { LoggerConfig } from '../../types';
 
@@ -100,7 +100,7 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
     const issues = classified.kind === 'data-validation' ? formatIssues(classified.issues) : [];
     if (issues.length > 0) {
-        return validationErrors(issues, extra);
+        return validationErrors(issues, extra, zodErrorJson(classified.issues));
     }
     return errorResponse(code, classified.message, extra);
 }
@@ -115,8 +115,12 @@ export function validationErrorObject(detail: string, pointer: string | undefine
     return error;
 }
 
-/** A 422 document of several validation problems. */
-export function validationErrorResponse(errors: Record<string, unknown>[]): Response {
+/**
+ * A 422 document of several validation problems. `zodErrors`, the raw zod issues of them all, goes on
+ * the first error object, where 2.x clients (whose 422 had one error object) read it.
+ */
+export function validationErrorResponse(errors: Record<string, unknown>[], zodErrors?: ZodErrorJson): Response {
+    if (zodErrors && errors.length > 0) errors[0].zodErrors = zodErrors;
     return { status: REST_ERRORS['validation-error'].status, body: { errors, jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
 }
 
@@ -125,9 +129,10 @@ export function validationErrorResponse(errors: Record<string, unknown>[]): Resp
  * update): one error object per issue, as the handler's validation answers, with a pointer to the
  * attribute when the issue names one (a model-level `@@validate` names none).
  */
-function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra): Response {
+function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra, zodErrors: ZodErrorJson | undefined): Response {
     return validationErrorResponse(
         issues.map((issue) => validationErrorObject(issue.message, issue.path ? pointerTo('/data/attributes', ...issue.path.split('.')) : undefined, extra)),
+        zodErrors,
     );
 }
 

@@ -192,13 +192,20 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
 
 /** Caches the REST schema per modelMeta for one handler (its options are fixed). */
 export function restSchemaCache(config: RestConfig): (modelMeta: ModelMeta) => RestSchema {
-    const cache = new WeakMap<ModelMeta, RestSchema>();
+    // a configuration the metadata refuses (externalIdMapping naming no usable constraint …) is kept
+    // too: every request answers the same 500 with the reason logged, without rebuilding
+    const cache = new WeakMap<ModelMeta, RestSchema | Error>();
     return (modelMeta) => {
         let schema = cache.get(modelMeta);
         if (!schema) {
-            schema = buildRestSchema(modelMeta, config);
+            try {
+                schema = buildRestSchema(modelMeta, config);
+            } catch (err) {
+                schema = err instanceof Error ? err : new Error(String(err));
+            }
             cache.set(modelMeta, schema);
         }
+        if (schema instanceof Error) throw schema;
         return schema;
     };
 }

@@ -1,5 +1,6 @@
 import { classifyError, DATA_VALIDATION_VIOLATION, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
+import { zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import type { LoggerConfig, Response } from '../../types';
 import { formatIssues, InputValidationError, type ValidationIssue } from './validation';
 
@@ -15,6 +16,8 @@ export interface RpcError {
     prisma?: boolean;
     code?: string;
     issues?: ValidationIssue[];
+    /** The raw zod issues (`{ issues, name: "ZodError" }`), where 2.x clients read them. */
+    zodErrors?: ZodErrorJson;
     /** In a `$transaction/sequential` answer: the index of the operation that failed. */
     failedOperation?: number;
     /** In a committed `$transaction/sequential` answered 403 RESULT_NOT_READABLE: the first operation whose result cannot be read back. */
@@ -38,10 +41,9 @@ const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
 export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response & { body: { error: RpcError } } {
     if (err instanceof InputValidationError) {
         log(logger, 'debug', `RPC arguments rejected by validation: ${err.message}`);
-        return {
-            status: 422,
-            body: { error: { message: err.message, reason: DATA_VALIDATION_VIOLATION, rejectedByValidation: true, issues: err.issues } },
-        };
+        const error: RpcError = { message: err.message, reason: DATA_VALIDATION_VIOLATION, rejectedByValidation: true, issues: err.issues };
+        if (err.zodErrors) error.zodErrors = err.zodErrors;
+        return { status: 422, body: { error } };
     }
 
     const classified = classifyError(err);
@@ -57,6 +59,10 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
         const issues = formatIssues(classified.issues);
         if (issues.length > 0) {
             error.issues = issues;
+        }
+        const zodErrors = zodErrorJson(classified.issues);
+        if (zodErrors) {
+            error.zodErrors = zodErrors;
         }
     } else if (classified.reason) {
         error.reason = classified.reason;

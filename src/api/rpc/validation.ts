@@ -1,5 +1,5 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
-import { formatIssues, type ValidationIssue } from '../common/zod-issues';
+import { formatIssues, zodErrorJson, type ValidationIssue, type ZodErrorJson } from '../common/zod-issues';
 
 export { formatIssues, type ValidationIssue } from '../common/zod-issues';
 
@@ -13,6 +13,8 @@ export class InputValidationError extends Error {
     constructor(
         message: string,
         readonly issues: ValidationIssue[],
+        /** The raw issues, as 2.x answered them. */
+        readonly zodErrors?: ZodErrorJson,
     ) {
         super(message);
         this.name = 'InputValidationError';
@@ -62,6 +64,6 @@ export function validateArgs(zodSchemas: ZodSchemas | undefined, modelName: stri
     const result = schema.safeParse(args);
     if (!result.success) {
         const issues = formatIssues(result.error);
-        throw new InputValidationError(summarizeIssues(issues), issues);
+        throw new InputValidationError(summarizeIssues(issues), issues, zodErrorJson(result.error));
     }
 }

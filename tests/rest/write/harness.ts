@@ -22,6 +22,8 @@ export interface ErrorObject {
     ormCode?: string;
     reason?: string;
     source?: { pointer?: string };
+    /** On the first error object of a validation failure: the raw zod issues, as 2.x answered them. */
+    zodErrors?: { issues: { code: string; message: string; path: (string | number)[] }[]; name: string };
 }
 
 export interface Api {

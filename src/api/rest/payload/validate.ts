@@ -2,6 +2,7 @@ import type { ZodSchemas } from '@zenstackhq/runtime';
 import type { Response } from '../../../types';
 import { jsonNullNameOf } from '../../common/codec';
 import { DATA_VALIDATION_VIOLATION } from '../../common/errors';
+import { zodErrorJson } from '../../common/zod-issues';
 import { validationErrorObject, validationErrorResponse } from '../errors';
 import type { RestModel } from '../schema';
 import { pointerTo } from './pointer';
@@ -81,13 +82,15 @@ export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestMod
     const result = schema.safeParse(asSent(write.values));
     if (result.success) return undefined;
 
+    // with a refined schema, issues of foreign keys set through relationships are not the client's
+    const ours = (issue: ZodIssueLike) => !(filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0])));
     const errors: Record<string, unknown>[] = [];
     for (const issue of result.error?.issues ?? []) {
-        if (filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0]))) continue;
+        if (!ours(issue)) continue;
         const paths = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
         for (const path of paths) {
             errors.push(validationErrorObject(issue.message, pointerOf(write, path), { reason: DATA_VALIDATION_VIOLATION }));
         }
     }
-    return errors.length === 0 ? undefined : validationErrorResponse(errors);
+    return errors.length === 0 ? undefined : validationErrorResponse(errors, zodErrorJson(result.error, (issue) => ours(issue as ZodIssueLike)));
 }
