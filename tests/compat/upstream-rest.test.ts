@@ -155,6 +155,7 @@ describe('REST answers as @zenstackhq/server 2.22.3 answers', () => {
         ['an enum filter', get('/user', { 'filter[role]': 'ADMIN' })],
         ['sort on several fields', get('/post', { sort: '-viewCount,title' })],
         ['sort by a relationship field', get('/post', { sort: 'author.name,-id' })],
+        ['sort by a to-one relationship (its id)', get('/post', { sort: '-author,id' })],
         ['offset pagination', get('/post', { 'page[offset]': '2', 'page[limit]': '1' })],
         ['pagination of a to-many relationship', get('/post/1/relationships/comments', { 'page[limit]': '1' })],
         ['every scalar type (BigInt, Decimal, Bytes, DateTime, Json, enum)', get('/allTypes/typed')],

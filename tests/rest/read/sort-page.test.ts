@@ -28,8 +28,17 @@ describe('REST sorting', () => {
         [{ sort: 'title' }, [3, 2, 1, 5]],
         [{ sort: '-author.name', 'filter[authorId$isNull]': 'false' }, [3, 1, 2]],
         [{ sort: 'author.profile.gender,-id', 'filter[authorId$isNull]': 'false' }, [2, 1, 3]],
+        // a to-one relationship itself sorts by the id of the resource it links to, as 2.x does
+        [{ sort: '-author', 'filter[authorId$isNull]': 'false' }, [3, 1, 2]],
+        [{ sort: 'author,-id', 'filter[authorId$isNull]': 'false' }, [2, 1, 3]],
     ])('/post %j → %j', async (query, expected) => {
         expect(await sorted('/post', query)).toEqual(expected);
+    });
+
+    it('sorts by a to-one relationship from the side without the foreign key (by the related id)', async () => {
+        // users 1 and 2 have profiles 1 and 2; user 3 has none (SQLite orders NULL first)
+        expect(await sorted('/user', { sort: '-profile' })).toEqual([2, 1, 3]);
+        expect(await sorted('/user', { sort: 'profile' })).toEqual([3, 1, 2]);
     });
 
     it('sorts related collections and relationships', async () => {
@@ -42,7 +51,7 @@ describe('REST sorting', () => {
         ['nope', /"nope" in sort "nope" is not a field of "post"/],
         ['-nope', /"nope" in sort "-nope" is not a field of "post"/],
         ['comments.content', /to-many relationship/],
-        ['author', /is a relationship/],
+        ['comments', /to-many relationship/],
         ['title.length', /"title" is not a relationship/],
         ['author.nope', /"nope" in sort "author.nope" is not a field of "user"/],
         ['title,', /empty field name/],

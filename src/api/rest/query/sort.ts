@@ -10,8 +10,9 @@ function invalid(detail: string): RestError {
 
 /**
  * `sort=f1,-f2,author.name` → Prisma `orderBy`: fields of the model (ids included), descending with
- * a leading `-`, through to-one relationships with dots. The id fields are appended as a tie-breaker
- * so that pages are stable.
+ * a leading `-`, through to-one relationships with dots. A to-one relationship itself (`sort=author`)
+ * sorts by the related resource's id, as 2.x does. The id fields are appended as a tie-breaker so
+ * that pages are stable.
  */
 export function parseSort(model: RestModel, text: string | undefined): Array<Record<string, unknown>> {
     if (text === undefined) {
@@ -25,9 +26,11 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
             throw invalid('empty field name in "sort"');
         }
         const desc = item.startsWith('-');
+        const dir = desc ? 'desc' : 'asc';
         const path = (desc ? item.slice(1) : item).split('.');
         let current = model;
         const chain: string[] = [];
+        let toOne = false;
         for (let i = 0; i < path.length; i++) {
             const name = path[i];
             const last = i === path.length - 1;
@@ -37,14 +40,15 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
             }
             if ('targetKey' in field) {
                 const rel = current.relationships.get(name);
-                if (last || !rel || rel.isArray) {
-                    throw invalid(`sort "${item}": "${name}" is a ${field.isArray ? 'to-many ' : ''}relationship; sort by a field${field.isArray ? ' of a to-one relationship' : ` of it (${name}.field)`}`);
+                if (!rel || rel.isArray) {
+                    throw invalid(`sort "${item}": "${name}" is a ${rel ? 'to-many relationship; sort by a field of a to-one relationship' : 'relationship that cannot be sorted by'}`);
                 }
                 if (field.readProtected) {
                     throw invalid(`sort "${item}": "${name}" cannot be sorted through, reading it is restricted by the access policy`);
                 }
                 chain.push(name);
                 current = rel.target;
+                toOne = last;
             } else {
                 if (!last) {
                     throw invalid(`sort "${item}": "${name}" is not a relationship`);
@@ -62,13 +66,28 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
                 chain.push(name);
             }
         }
+        if (toOne) {
+            // a to-one relationship itself: by the id of the resource it links to (2.x does the same)
+            for (const id of current.idFields) {
+                if (id.readProtected) {
+                    throw invalid(`sort "${item}": the id of "${current.type}" cannot be sorted, reading it is restricted by the access policy`);
+                }
+                orderBy.push(nested([...chain, id.name], dir));
+            }
+            continue;
+        }
         if (chain.length === 1) used.add(chain[0]);
-        let order: unknown = desc ? 'desc' : 'asc';
-        for (let i = chain.length - 1; i >= 0; i--) order = { [chain[i]]: order };
-        orderBy.push(order as Record<string, unknown>);
+        orderBy.push(nested(chain, dir));
     }
     for (const f of model.idFields) {
         if (!used.has(f.name)) orderBy.push({ [f.name]: 'asc' });
     }
     return orderBy;
+}
+
+/** `['author', 'name']`, `'asc'` → `{ author: { name: 'asc' } }`. */
+function nested(chain: readonly string[], dir: 'asc' | 'desc'): Record<string, unknown> {
+    let order: unknown = dir;
+    for (let i = chain.length - 1; i >= 0; i--) order = { [chain[i]]: order };
+    return order as Record<string, unknown>;
 }
