@@ -160,6 +160,7 @@ describe('REST answers as @zenstackhq/server 2.22.3 answers', () => {
         ['pagination of a to-many relationship', get('/post/1/relationships/comments', { 'page[limit]': '1' })],
         ['every scalar type (BigInt, Decimal, Bytes, DateTime, Json, enum)', get('/allTypes/typed')],
         ['a Decimal filter', get('/allTypes', { 'filter[decimal$gt]': '12' })],
+        ['a Json equality filter', get('/allTypes', { 'filter[json]': '{"a":[1,"two",null]}' })],
     ];
 
     it.each(READS)('%s', async (_name, call) => {

@@ -1,3 +1,4 @@
+import { getJsonNullObjects } from '../../../src/api/common/prisma-nulls';
 import { blogApi, makeApi, type Api, type Query } from './support';
 
 /** filter[...] on SQLite through handle(ctx): every form and operator, typed values, and every filter error. */
@@ -223,7 +224,6 @@ describe('REST filters (SQLite)', () => {
                 [{ 'filter[bigInt]': '9223372036854775808' }, /64-bit integer/], // the data layer's 400 named nothing
                 [{ 'filter[bigInt$gt]': '-9223372036854775809' }, /64-bit integer/],
                 [{ 'filter[bytes]': '***' }, /Base64/],
-                [{ 'filter[json]': '{}' }, /cannot be filtered/],
             ] as Array<[Query, RegExp]>) {
                 const err = await error('/allTypes', q);
                 expect([err.status, err.detail]).toEqual([400, expect.stringMatching(detail)]);
@@ -263,5 +263,51 @@ describe('REST filters (SQLite)', () => {
             const err = await error('/post', { 'filter[id]': many });
             expect([err.status, err.code]).toEqual([400, 'invalid-filter']);
         });
+    });
+});
+
+describe('REST filters on Json fields: equality with a JSON value, as 2.x has it', () => {
+    let api: Api;
+    beforeAll(async () => {
+        api = await blogApi();
+        const rows: Array<[string, unknown]> = [
+            ['object', { a: [1, 'two', null] }],
+            ['array', [1, 2]],
+            ['text', 'a,b'],
+            ['number', 7],
+        ];
+        for (const [id, json] of rows) await api.s.prisma.allTypes.create({ data: { id, json } });
+        await api.s.prisma.allTypes.create({ data: { id: 'dbnull' } });
+        await api.s.prisma.allTypes.create({ data: { id: 'jsonnull', json: getJsonNullObjects(api.s.prisma).JsonNull } });
+    });
+    afterAll(() => api.s.cleanup());
+
+    async function ids(value: string): Promise<string[]> {
+        const res = await api.get('/allTypes', { 'filter[json]': value });
+        expect(res.status).toBe(200);
+        return api.body(res).data.map((r: { id: string }) => r.id).sort();
+    }
+
+    it.each<[string, string[]]>([
+        ['{"a":[1,"two",null]}', ['object']],
+        ['[1,2]', ['array']],
+        ['"a,b"', ['text']], // the whole text is one value: no comma-separated any-of
+        ['7', ['number']],
+        ['8', []],
+        ['null', ['dbnull', 'jsonnull']], // a JSON null and a database NULL
+    ])('filter[json]=%s → %j', async (value, expected) => {
+        expect(await ids(value)).toEqual(expected);
+    });
+
+    it.each<[Query, string, RegExp]>([
+        [{ 'filter[json]': '{bad' }, 'invalid-value', /not valid JSON/],
+        [{ 'filter[json]': '1,2' }, 'invalid-value', /not valid JSON/],
+        [{ 'filter[json]': `${'['.repeat(40)}${']'.repeat(40)}` }, 'invalid-value', /nests deeper than 32/],
+        [{ 'filter[json$contains]': 'a' }, 'invalid-filter', /equality only/],
+        [{ 'filter[json$isNull]': 'true' }, 'invalid-filter', /equality only/],
+    ])('%j → 400 %s', async (query, code, detail) => {
+        const res = await api.get('/allTypes', query);
+        expect(res.status).toBe(400);
+        expect(api.body(res).errors[0]).toMatchObject({ code, detail: expect.stringMatching(detail), source: { parameter: Object.keys(query)[0] } });
     });
 });

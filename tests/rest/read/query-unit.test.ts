@@ -19,7 +19,7 @@ const user = schema.byTypeName.get('user')!;
 const ALL: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
 
 function ctx(provider = 'sqlite'): FilterContext {
-    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined) };
+    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined), anyNull: () => 'AnyNull' };
 }
 
 function where(query: Record<string, string | string[]>, model = post, provider = 'sqlite') {

@@ -8,6 +8,7 @@ import { parseParams, type Family, type ParsedParams, type QueryEntry } from './
 import { parseSort } from './sort';
 import type { CollectionQuery, DocumentQuery } from './types';
 import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
+import { getJsonNullObjects } from '../../common/prisma-nulls';
 
 /** Query parameters of each kind of read endpoint, parsed and checked before any database access. */
 
@@ -42,6 +43,7 @@ function filterContext(req: RestRequest): FilterContext {
         maxDepth: req.config.maxIncludeDepth,
         idDivider: req.config.idDivider,
         enumValues: (name) => enumValuesFor(req, name),
+        anyNull: () => getJsonNullObjects(req.prisma).AnyNull,
     };
 }
 
