@@ -119,6 +119,15 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         expect(ours.body).toEqual(upstream.body);
     });
 
+    it('differs on purpose: an update of a record the user cannot read answers as a missing one, 404 (2.22.3: 403, which tells it exists)', async () => {
+        // post 3 is Bob's draft: Alice cannot read it
+        const [ours, upstream] = await both({ method: 'PUT', path: '/post/update', user: 1, body: { where: { id: 3 }, data: { title: 'mine' } } });
+        const [oursMissing] = await both({ method: 'PUT', path: '/post/update', user: 1, body: { where: { id: 999 }, data: { title: 'mine' } } });
+        expect(upstream.status).toBe(403);
+        expect(ours).toEqual(oursMissing);
+        expect(ours.status).toBe(404);
+    });
+
     const FAILURES: [string, Call][] = [
         ['an update the policy denies', { method: 'PUT', path: '/post/update', user: 2, body: { where: { id: 1 }, data: { title: 'mine' } } }],
         ['a create whose result the user cannot read', { method: 'POST', path: '/user/create', body: { data: { email: 'anon@x' } } }],

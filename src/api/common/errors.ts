@@ -49,6 +49,18 @@ export class BadRequestError extends Error {
     }
 }
 
+/**
+ * A record the request names does not exist for the user: answered exactly as the data layer's own
+ * "not found" (`P2025`) is, so that a record hidden by the access policy cannot be told from a missing one.
+ */
+export class RecordNotFoundError extends Error {
+    readonly code = 'P2025';
+    constructor(message: string) {
+        super(message);
+        this.name = 'RecordNotFoundError';
+    }
+}
+
 const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024', 'P2037']);
 const UNAVAILABLE_TEXT =
     /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly|attempted to take ownership of Rust value while it was borrowed/i;
@@ -195,6 +207,9 @@ const CHECK_UNAVAILABLE_MESSAGE =
 export function classifyError(err: unknown): ClassifiedError {
     if (err instanceof BadRequestError || err instanceof CodecError) {
         return { kind: 'bad-request', message: err.message };
+    }
+    if (err instanceof RecordNotFoundError) {
+        return { kind: 'not-found', message: err.message, ormCode: err.code };
     }
     if (err instanceof Error && NO_PERMISSION_CHECKERS.test(err.message)) {
         return { kind: 'bad-request', message: CHECK_UNAVAILABLE_MESSAGE };

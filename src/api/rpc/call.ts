@@ -5,6 +5,7 @@ import { transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { guardProtectedFields } from './field-guard';
+import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
@@ -81,7 +82,12 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
  * thrown afterwards, as ZenStack does with its own transactions.
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
-    const result = await callClient(client, call, inTransaction);
+    let result: unknown;
+    try {
+        result = await callClient(client, call, inTransaction);
+    } catch (err) {
+        throw await hideUnreadableTarget(client, call, err);
+    }
     // concrete fields ZenStack merges into delegate base records without their read rules
     removeHiddenFields(call.registry, call.model, result);
     return result;

@@ -1,0 +1,41 @@
+import { classifyError, RecordNotFoundError } from '../common/errors';
+import { hasOwn } from '../common/guards';
+import type { PreparedCall } from './call';
+
+/**
+ * ZenStack checks that the record of an `update` or `delete` exists without its read rule, so a write
+ * of a record the user cannot read answers 403 (denied) where a missing record answers 404: whether a
+ * guessed id exists would be a yes/no question anyone could ask. An `update` with empty `data` is not
+ * checked against the update rule at all, and answers 403 RESULT_NOT_READABLE for a record that
+ * exists. When such a write fails and the user cannot read its record, the answer is the data layer's
+ * own 404 for a missing record instead (same message, same code).
+ */
+
+const SINGLE_RECORD_WRITES: ReadonlySet<string> = new Set(['update', 'delete']);
+
+type FindUnique = (args: unknown) => Promise<unknown>;
+
+/** Whether the failure of `call` could reveal that a record the user cannot read exists. */
+function mayRevealHiddenRecord(call: PreparedCall, err: unknown): boolean {
+    if (!SINGLE_RECORD_WRITES.has(call.op.name)) return false;
+    const kind = classifyError(err).kind;
+    if (kind === 'policy') return true;
+    // nothing was written (no data): the answer must not differ from a missing record's
+    const data = call.args.data;
+    return kind === 'not-readable' && call.op.name === 'update' && typeof data === 'object' && data !== null && Object.keys(data).length === 0;
+}
+
+/** The 404 a missing record of `call` gets, when its failure `err` concerns a record the user cannot read; otherwise `err`. */
+export async function hideUnreadableTarget(client: unknown, call: PreparedCall, err: unknown): Promise<unknown> {
+    if (!mayRevealHiddenRecord(call, err) || !hasOwn(call.args, 'where')) return err;
+    const delegate = (client as Record<string, Record<string, unknown> | undefined>)[call.model.key];
+    const findUnique = delegate?.findUnique as FindUnique | undefined;
+    if (typeof findUnique !== 'function' || call.model.idFields.length === 0) return err;
+    try {
+        const select = Object.fromEntries(call.model.idFields.map((f) => [f.name, true]));
+        const visible = await findUnique.call(delegate, { where: call.args.where, select });
+        return visible ? err : new RecordNotFoundError(`entity not found for model ${call.model.key}`);
+    } catch {
+        return err; // the check is best effort: the original answer stands
+    }
+}
