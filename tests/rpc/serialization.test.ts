@@ -157,6 +157,30 @@ describe('input', () => {
         expect(await s.prisma.allTypes.count({ where: { string: 'typed-array' } })).toBe(0);
     });
 
+    const tagged = (bytes: string) => ({ data: { string: 'base64', bytes }, select: { bytes: true }, meta: { serialization: { values: { 'data.bytes': [['custom', 'Bytes']] } } } });
+
+    it.each([
+        ['padded', 'AP+A/w==', [0, 255, 128, 255]],
+        ['without its padding', 'AP+A/w', [0, 255, 128, 255]],
+        ['in the URL-safe alphabet (RFC 4648 §5)', 'AP-A_w', [0, 255, 128, 255]],
+        ['URL-safe and padded', 'AP-A_w==', [0, 255, 128, 255]],
+        ['empty', '', []],
+    ])('accepts Bytes in Base64 %s, and answers standard Base64', async (_what, bytes, expected) => {
+        const res = await call('POST', '/allTypes/create', { body: tagged(bytes) });
+        expect(res.status).toBe(201);
+        expect(res.body.data.bytes).toBe(Buffer.from(expected).toString('base64'));
+        const stored = await s.prisma.allTypes.findFirst({ where: { string: 'base64' } });
+        expect([...stored.bytes]).toEqual(expected);
+        await s.prisma.allTypes.deleteMany({ where: { string: 'base64' } });
+    });
+
+    it.each([['A'], ['AQ='], ['AQ==='], ['AQ=A'], ['AP+A_w'], ['AQ I='], ['%%%']])('refuses %j as Base64 (400, nothing written)', async (bytes) => {
+        const res = await call('POST', '/allTypes/create', { body: tagged(bytes) });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/invalid Base64/);
+        expect(await s.prisma.allTypes.count({ where: { string: 'base64' } })).toBe(0);
+    });
+
     it('refuses the other typed arrays', async () => {
         const res = await call('POST', '/allTypes/create', { body: typedArray([1], ['typed-array', 'Float64Array']) });
         expect(res.status).toBe(400);

@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import path from 'node:path';
 import { deserializeValue, jsonNullNameOf, serializeValue } from '../../src/api/common/codec';
 import { BadRequestError } from '../../src/api/common/errors';
@@ -130,6 +131,14 @@ describe('zod issue formatting', () => {
             { path: 'data.title', message: 'String must contain at least 1 character(s)', code: 'too_small' },
         ]);
         expect(formatIssues(undefined)).toEqual([]);
+    });
+});
+
+describe('Decimal output', () => {
+    it('keeps the sign of a negative zero, as decimal.js writes it in JSON (and 2.x answered it)', () => {
+        expect(serializeValue({ d: new Decimal('-0') }).json).toEqual({ d: '-0' });
+        expect(serializeValue({ d: new Decimal('-1.50') }).json).toEqual({ d: '-1.5' });
+        expect(serializeValue({ d: new Decimal('1e-7') }).json).toEqual({ d: JSON.parse(JSON.stringify(new Decimal('1e-7'))) });
     });
 });
 

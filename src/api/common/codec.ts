@@ -68,7 +68,18 @@ export function jsonNullNameOf(value: object): JsonNullName | undefined {
     }
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Base64 in the standard or the URL-safe alphabet (RFC 4648 §4, §5), with or without its padding. */
+const BASE64_STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64_URL = /^[A-Za-z0-9_-]*={0,2}$/;
+
+function isBase64(value: string): boolean {
+    if (!BASE64_STANDARD.test(value) && !BASE64_URL.test(value)) return false;
+    const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+    const data = value.length - padding;
+    // one character left over cannot encode a byte; padding, when given, completes the last group exactly
+    return data % 4 !== 1 && (padding === 0 || (value.length % 4 === 0 && padding === (4 - (data % 4)) % 4));
+}
+
 const DECIMAL_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const BIGINT_STRING = /^[+-]?\d+$/;
 
@@ -81,7 +92,7 @@ export function encodeBytes(value: Uint8Array): string {
 }
 
 export function decodeBytes(value: unknown, path?: string): Buffer {
-    if (typeof value !== 'string' || !BASE64.test(value)) {
+    if (typeof value !== 'string' || !isBase64(value)) {
         throw new CodecError('invalid Base64 value for a Bytes field', path);
     }
     return Buffer.from(value, 'base64');
@@ -132,7 +143,7 @@ export function decodeDate(value: unknown, path?: string): Date {
 // behaviour of an application that uses it for its own purposes.
 const superjson = new SuperJSON();
 superjson.registerCustom<Decimal, string>(
-    { isApplicable: (v): v is Decimal => Decimal.isDecimal(v), serialize: (v) => v.toString(), deserialize: (v) => decodeDecimal(v) },
+    { isApplicable: (v): v is Decimal => Decimal.isDecimal(v), serialize: (v) => v.valueOf(), deserialize: (v) => decodeDecimal(v) },
     'Decimal',
 );
 superjson.registerCustom<Uint8Array, string>(
@@ -197,7 +208,8 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             return [BYTES_TAG];
         }
         if (Decimal.isDecimal(v)) {
-            encoded = (v as Decimal).toString();
+            // valueOf: toString, but keeping the sign of a negative zero, as decimal.js's toJSON (and so 2.x) writes it
+            encoded = (v as Decimal).valueOf();
             return [DECIMAL_TAG];
         }
         if (v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
