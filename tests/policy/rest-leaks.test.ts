@@ -125,6 +125,26 @@ describe('errors reveal nothing', () => {
         expectNoSecrets(hidden);
     });
 
+    it.each<[string, string, (id: string) => string, ((id: string) => unknown) | undefined]>([
+        ['an update', 'PATCH', (id) => `/post/${id}`, (id) => ({ data: { type: 'post', id, attributes: { title: 'mine' } } })],
+        ['an update without attributes (ZenStack checks no update rule)', 'PATCH', (id) => `/post/${id}`, (id) => ({ data: { type: 'post', id, attributes: {} } })],
+        ['an update with no members at all', 'PUT', (id) => `/post/${id}`, (id) => ({ data: { type: 'post', id } })],
+        ['a relationship update', 'PATCH', (id) => `/post/${id}/relationships/author`, () => ({ data: { type: 'user', id: '2' } })],
+        ['a delete', 'DELETE', (id) => `/post/${id}`, undefined],
+    ])('%s of an unreadable record answers as one of a missing record, and writes nothing', async (_name, method, path, body) => {
+        const send = async (id: string) => {
+            const res = await handler({ method, path: path(id), query: {}, requestBody: body?.(id), prisma: s.enhance(BOB), modelMeta: s.modelMeta, logger: null });
+            // the detail names the id the request gave: the only difference allowed
+            return { status: res.status, text: JSON.stringify(res.body).split(`post \\"${id}\\"`).join('post <id>') };
+        };
+        const before = await s.prisma.post.findUnique({ where: { id: 2 } });
+        const hidden = await send('2');
+        const missing = await send('99');
+        expect(missing.status).toBe(404);
+        expect(hidden).toEqual(missing);
+        expect(await s.prisma.post.findUnique({ where: { id: 2 } })).toEqual(before);
+    });
+
     it('a unique violation on create does not echo the other user’s value', async () => {
         const res = await handler({
             method: 'POST',

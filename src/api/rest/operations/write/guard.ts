@@ -12,7 +12,8 @@ import type { RestModel } from '../../schema';
  * why with reads under the same policy: a target record the user cannot see is a 404 (never a
  * 403 that would reveal it exists), as is a related record named in the body (with a pointer).
  * Any other denial keeps its 403. A write that succeeded but whose result cannot be read back
- * (RESULT_NOT_READABLE) is reported as it is: the write is kept.
+ * (RESULT_NOT_READABLE) is reported as it is: the write is kept; unless it changed nothing, when
+ * the record it names may be one the user cannot see (then a 404 too).
  */
 
 export function delegateOf(req: RestRequest, model: RestModel): DbOperations {
@@ -56,6 +57,11 @@ export interface WriteTarget {
     id?: string;
     /** Records the body names (connect / set / disconnect). */
     identifiers: readonly ResolvedIdentifier[];
+    /**
+     * The write changes nothing (an update without attributes or relationships): ZenStack then checks no
+     * update rule and answers RESULT_NOT_READABLE for a record the user cannot read, which is explained too.
+     */
+    noChange?: boolean;
 }
 
 /** Explains a failed write: a 404 when the target or a named related record is not visible, else undefined. */
@@ -78,7 +84,7 @@ export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, wri
         return await write();
     } catch (err) {
         const kind = classifyError(err).kind;
-        if (kind === 'policy' || kind === 'not-found') {
+        if (kind === 'policy' || kind === 'not-found' || (kind === 'not-readable' && target.noChange)) {
             let explained: RestError | undefined;
             try {
                 explained = await explainFailure(req, target);

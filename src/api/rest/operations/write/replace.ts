@@ -117,7 +117,7 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
  */
 export async function updateRecord(req: RestRequest, target: WriteTarget & { where: Data }, data: Data, projection: Projection = { select: idSelect(target.model) }): Promise<Data> {
     const { model, where } = target;
-    return guardedWrite(req, target, async () => {
+    return guardedWrite(req, { ...target, noChange: Object.keys(data).length === 0 }, async () => {
         if (relationKeys(model, data).length === 0) {
             return delegateOf(req, model).update({ where, data, ...projection }) as Promise<Data>;
         }
