@@ -72,8 +72,6 @@ const MAX_RAW_DEPTH = 12;
  * top-level issues.
  */
 export function zodErrorJson(error: unknown, keep?: (issue: ZodIssueLike) => boolean): ZodErrorJson | undefined {
-    const top = issuesOf(error);
-    if (top.length === 0) return undefined;
     let budget = MAX_RAW_ISSUES;
 
     const copy = (value: unknown, depth: number): unknown => {

@@ -1,3 +1,4 @@
+import { getJsonNullObjects } from '../../common/prisma-nulls';
 import type { RestRequest } from '../request';
 import type { RestModel } from '../schema';
 import { parseFields } from './fields';
@@ -8,7 +9,6 @@ import { parseParams, type Family, type ParsedParams, type QueryEntry } from './
 import { parseSort } from './sort';
 import type { CollectionQuery, DocumentQuery } from './types';
 import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
-import { getJsonNullObjects } from '../../common/prisma-nulls';
 
 /** Query parameters of each kind of read endpoint, parsed and checked before any database access. */
 
