@@ -101,6 +101,13 @@ export interface ModelRegistry {
     find(segment: string): ModelDef | undefined;
 }
 
+/** `{ id: true }` (every id field of a compound id): the smallest select that tells whether a record is there; a new object per call, as the ORM may change what it is given. */
+export function idSelect(model: ModelDef): Record<string, true> {
+    const select: Record<string, true> = {};
+    for (const f of model.idFields) select[f.name] = true;
+    return select;
+}
+
 export function isRelation(field: ScalarField | RelationField): field is RelationField {
     return 'targetKey' in field;
 }

@@ -1,5 +1,6 @@
 import { classifyError, RecordNotFoundError } from '../common/errors';
 import { hasOwn } from '../common/guards';
+import { idSelect } from '../common/model-registry';
 import type { PreparedCall } from './call';
 
 /**
@@ -32,8 +33,7 @@ export async function hideUnreadableTarget(client: unknown, call: PreparedCall, 
     const findUnique = delegate?.findUnique as FindUnique | undefined;
     if (typeof findUnique !== 'function' || call.model.idFields.length === 0) return err;
     try {
-        const select = Object.fromEntries(call.model.idFields.map((f) => [f.name, true]));
-        const visible = await findUnique.call(delegate, { where: call.args.where, select });
+        const visible = await findUnique.call(delegate, { where: call.args.where, select: idSelect(call.model) });
         return visible ? err : new RecordNotFoundError(`entity not found for model ${call.model.key}`);
     } catch {
         return err; // the check is best effort: the original answer stands

@@ -1,5 +1,5 @@
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 
 /**
@@ -71,12 +71,6 @@ export function findSetSites(registry: ModelRegistry, model: ModelDef, op: strin
     if (op === 'update') walkData(registry, model, args.data, [], sites);
     else if (op === 'upsert') walkData(registry, model, args.update, [], sites);
     return sites;
-}
-
-function idSelect(model: ModelDef): Data {
-    const select: Data = {};
-    for (const f of model.idFields) select[f.name] = true;
-    return select;
 }
 
 /** A unique filter (`WhereUniqueInput`) as a plain filter: compound keys `a_b: { a, b }` spread. */
