@@ -78,3 +78,38 @@ it('a model-level rule the created record breaks names no attribute without zodS
     expect(errorsOf(checked)).toEqual([expect.objectContaining({ detail: 'low must not exceed high', source: { pointer: '/data/attributes' } })]);
     expect(await api.s.prisma.range.count()).toBe(1);
 });
+
+describe('a refined schema (@@validate) and a foreign key set through a relationship', () => {
+    const ITEMS = `
+model Owner {
+  id    Int    @id
+  items Item[]
+  @@allow('all', true)
+}
+
+model Item {
+  id      Int    @id
+  label   String @length(1, 10)
+  owner   Owner  @relation(fields: [ownerId], references: [id])
+  ownerId Int
+  @@validate(label != 'forbidden', 'label must not be forbidden')
+  @@allow('all', true)
+}
+`;
+    let items: Api;
+    beforeAll(async () => {
+        items = await openApi(ITEMS);
+        await items.s.prisma.owner.create({ data: { id: 1 } });
+    });
+    afterAll(() => items.cleanup());
+
+    it('reports only the problems of what the client sent, in the errors and in zodErrors (not the foreign key the relationship sets)', async () => {
+        const body = { data: { type: 'item', id: '1', attributes: { label: '' }, relationships: { owner: { data: { type: 'owner', id: '1' } } } } };
+        const res = await items.call({ id: 1 }, 'POST', '/item', body, { zod: true });
+        expect(res.status).toBe(422);
+        const errors = errorsOf(res);
+        expect(errors.map((e) => e.source?.pointer)).toEqual(['/data/attributes/label']);
+        expect(errors[0].zodErrors?.issues.map((i) => i.path)).toEqual([['label']]);
+        expect(await items.s.prisma.item.count()).toBe(0);
+    });
+});
