@@ -51,6 +51,50 @@ describeAdapter(
             }
         });
 
+        it("the application's hooks and getPrisma see the parsed JSON body, as with Fastify's own parser", async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            const alice = await f.schema.prisma.user.create({ data: { email: 'hooks@x.io' } });
+            const data = { title: 'from a hooked app', authorId: alice.id };
+            const seen: Record<string, unknown[]> = { hook: [], getPrisma: [] };
+            const app = Fastify();
+            // an application-level hook (audit, CSRF, tenant checks) registered before the plugin runs on its routes
+            app.addHook('preHandler', async (request) => {
+                seen.hook.push(request.body);
+            });
+            await app.register(ZenStackFastifyPlugin, {
+                ...f.common,
+                prefix: RPC_PREFIX,
+                getPrisma: (request) => {
+                    seen.getPrisma.push(request.body);
+                    return f.getPrisma(String(alice.id));
+                },
+            });
+            try {
+                await app.ready();
+                const http = supertestHarness(app.server);
+                const created = await http.send({
+                    method: 'POST',
+                    url: `${RPC_PREFIX}/post/create`,
+                    body: JSON.stringify({ data }),
+                    headers: { 'content-type': 'application/json' },
+                });
+                expect(created.status).toBe(201);
+                // a body that is a JSON string is that string (parsed once, as Fastify's parser does)
+                await http.send({ method: 'POST', url: `${RPC_PREFIX}/post/create`, body: '"{}"', headers: { 'content-type': 'application/json' } });
+                expect(seen).toEqual({ hook: [{ data }, '{}'], getPrisma: [{ data }, '{}'] });
+
+                // a body that is not JSON never reaches the hooks: a 400 in the API's format, nothing written
+                const bad = await http.send({ method: 'POST', url: `${RPC_PREFIX}/post/create`, body: '{"data":', headers: { 'content-type': 'application/json' } });
+                expect(bad.status).toBe(400);
+                expect(bad.body.error.message).toMatch(/invalid JSON/);
+                expect(seen.hook).toHaveLength(2);
+                expect(await f.schema.prisma.post.count()).toBe(1);
+            } finally {
+                await app.close();
+                await f.schema.cleanup();
+            }
+        });
+
         it('a nested registration prefix is stripped too', async () => {
             const f = await import('./support/fixture').then((m) => m.createFixture());
             const app = Fastify();

@@ -4,7 +4,7 @@ import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, fromParsedBody, pathFromRestParam, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
+import { EMPTY_BODY, fromParsedBody, parseJsonBytes, pathFromRestParam, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
 import type { Response } from '../../types';
 
 /** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
@@ -26,8 +26,8 @@ function send(adapter: ResolvedAdapter, reply: FastifyReply, response: Response)
 /**
  * Serves the API under the registration prefix:
  * `app.register(ZenStackFastifyPlugin, { prefix: '/api', getPrisma: (request) => enhance(prisma, { user: request.user }) })`.
- * Inside its (encapsulated) scope, every body is taken raw and parsed here, so a malformed one is answered in the
- * API's error format; the rest of the application keeps its own content-type parsers.
+ * Inside its (encapsulated) scope, every body is parsed as JSON whatever its content type, and a malformed one is
+ * answered in the API's error format; the rest of the application keeps its own content-type parsers.
  */
 const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) => {
     let adapter: ResolvedAdapter;
@@ -40,7 +40,16 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
         return;
     }
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: adapter.bodyLimit }, (_request, body, next) => next(null, body));
+    // Parsed here, in the parser, so that the application's hooks and `getPrisma` see the JSON value on
+    // `request.body` as they would with Fastify's own parser; a refusal goes to the error handler below.
+    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: adapter.bodyLimit }, (request, body, next) => {
+        const result = unsupportedEncoding(request.headers['content-encoding']) ?? parseJsonBytes(body as Buffer);
+        if (result.ok) {
+            next(null, result.value);
+        } else {
+            next(Object.assign(new Error(result.message), { statusCode: result.status }));
+        }
+    });
 
     fastify.setErrorHandler((error: FastifyError, _request, reply) => {
         const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
@@ -60,9 +69,13 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
         const response = await handleNodeRequest(adapter, request.raw, {
             path,
             search,
+            // the parser's value, or what an application hook put in its place (bytes are parsed as JSON)
             readBody: async () =>
-                unsupportedEncoding(request.headers['content-encoding']) ??
-                (request.body === undefined || request.body === null ? EMPTY_BODY : fromParsedBody(request.body, adapter.bodyLimit)),
+                request.body === undefined || request.body === null
+                    ? EMPTY_BODY
+                    : request.body instanceof Uint8Array
+                      ? fromParsedBody(request.body, adapter.bodyLimit)
+                      : { ok: true, value: request.body },
             getPrisma: () => options.getPrisma(request, reply),
         });
         return send(adapter, reply, response);
