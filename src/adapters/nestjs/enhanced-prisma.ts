@@ -3,6 +3,8 @@
  * request's client on every member access, so a singleton provider still serves per-request users.
  */
 
+import { CLIENT_PER_MODEL } from '../../api/common/transactions';
+
 /** Members Nest and Promise machinery probe on providers; answered without calling `getEnhancedPrisma`. */
 const NOT_FORWARDED = new Set<string>([
     'then',
@@ -23,7 +25,11 @@ function isObjectLike(value: unknown): value is object {
 }
 
 export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | symbol) => unknown): object {
-    const target = Object.freeze({ [RESOLVE_CLIENT]: () => getEnhancedPrisma() });
+    const target = Object.freeze({
+        [RESOLVE_CLIENT]: () => getEnhancedPrisma(),
+        // a function that takes the accessed member may choose the client by model (as 2.x documents)
+        [CLIENT_PER_MODEL]: getEnhancedPrisma.length > 0,
+    });
     return new Proxy(target, {
         get(t, prop) {
             if (typeof prop === 'symbol' || NOT_FORWARDED.has(prop)) {

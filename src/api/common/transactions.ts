@@ -31,3 +31,14 @@ export async function transactionKeepingWrites<T>(client: unknown, fn: (tx: unkn
     if ('unreadable' in outcome) throw outcome.unreadable;
     return outcome.result;
 }
+
+/**
+ * Marks a client that stands for several, chosen per model by the application (NestJS's
+ * `getEnhancedPrisma(model)`): a transaction opened on it would run every model on the one client chosen
+ * for `$transaction`, so reads that want one only for a consistent snapshot go without it.
+ */
+export const CLIENT_PER_MODEL = Symbol.for('zenstack-api.clientPerModel');
+
+export function choosesClientPerModel(client: unknown): boolean {
+    return typeof client === 'object' && client !== null && (client as Record<symbol, unknown>)[CLIENT_PER_MODEL] === true;
+}

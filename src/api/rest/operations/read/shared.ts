@@ -4,6 +4,7 @@ import { JSONAPI_HEADERS, RestError } from '../../errors';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { snapshotOptions } from '../../../common/isolation';
+import { choosesClientPerModel } from '../../../common/transactions';
 import type { PageQuery } from '../../query/types';
 
 /** Helpers shared by the read operations. */
@@ -23,7 +24,8 @@ export function notFound(model: RestModel, id: string | number | undefined): Res
 /**
  * Reads a page and the total under the same filter and policy, consistently. When the page is not
  * full the total follows from it (offset + rows), so the count query is skipped; otherwise both
- * run in one transaction. Without a page limit and offset, no transaction is needed at all.
+ * run in one transaction. Without a page limit and offset, no transaction is needed at all, and none is
+ * opened on a client the application chooses per model (one transaction cannot span its clients).
  */
 export async function readPage<T>(
     req: RestRequest,
@@ -39,6 +41,11 @@ export async function readPage<T>(
     if (!Number.isFinite(page.limit) && page.offset === 0) {
         const result = await fetch(req.prisma);
         return { result, total: rowsOf(result).length };
+    }
+    if (choosesClientPerModel(req.prisma)) {
+        // the application picks the client per model: each query on the one it picks, as 2.x does
+        const result = await fetch(req.prisma);
+        return { result, total: derivedTotal(result) ?? (await count(req.prisma)) };
     }
     return req.prisma.$transaction(
         async (tx) => {
