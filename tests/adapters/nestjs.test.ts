@@ -159,6 +159,27 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect(res.body.statusCode).toBe(400);
     });
 
+    it("a Nest HttpException thrown by the app's getEnhancedPrisma reaches Nest and its filters as it is", async () => {
+        const app = supertestHarness(base('plain'));
+        const plain = await app.send({ method: 'GET', url: `/api/rpc/post/findMany`, headers: { [USER_HEADER]: 'nest-401' } });
+        expect({ status: plain.status, body: plain.body }).toEqual({ status: 401, body: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
+        const filtered = await app.send({ method: 'GET', url: '/custom/filtered/post/findMany', headers: { [USER_HEADER]: 'nest-401' } });
+        expect(filtered.body).toEqual({ filtered: 401, api: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
+    });
+
+    it('ApiHandlerService serves a REQUEST that is a plain object (an app unit-testing it with a stand-in HTTP adapter)', async () => {
+        const { alice } = await seed();
+        const app = supertestHarness(base('parsed'));
+        const run = async (input: Record<string, unknown>) =>
+            (await app.send({ method: 'POST', url: '/__standalone', body: JSON.stringify(input), headers: { 'content-type': 'application/json' } })).body;
+        const created = await run({ method: 'POST', url: '/post/create', user: String(alice), body: { data: { title: 'standalone', authorId: alice } } });
+        expect(created.resolved.data).toMatchObject({ title: 'standalone', authorId: alice });
+        const read = await run({ method: 'GET', url: `/post/findFirst?q=${encodeURIComponent(JSON.stringify({ where: { title: 'standalone' } }))}`, user: String(alice) });
+        expect(read.resolved.data).toMatchObject({ id: created.resolved.data.id });
+        const missing = await run({ method: 'POST', url: '/post/create', user: String(alice) });
+        expect(missing).toMatchObject({ threw: 400, body: { error: { message: 'missing request body' } } });
+    });
+
     it('the exported ENHANCED_PRISMA client follows the per-request user', async () => {
         const { alice } = await seed();
         const app = supertestHarness(base('plain'));

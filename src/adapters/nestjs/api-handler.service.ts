@@ -39,18 +39,39 @@ export class ApiHandlerService {
         const { pathname, search } = splitUrl(String(httpAdapter.getRequestUrl(req) ?? req.url ?? '/'));
         const path = stripPrefix(pathname, normalizePrefix(options.baseUrl)) ?? pathname;
         const nodeReq = req.raw ?? req;
-        const readBody = req.raw ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit)) : undefined;
+        // a request that is not a stream (Fastify's, or a plain object in an app's unit tests) carries its body parsed
+        const parsedBody = req.raw !== undefined || typeof (nodeReq as { on?: unknown }).on !== 'function';
+        const readBody = parsedBody
+            ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit))
+            : undefined;
+        const getPrisma = this.resolvePrisma();
         const response = await handleNodeRequest(adapter, nodeReq, {
+            method: String(httpAdapter.getRequestMethod?.(req) ?? nodeReq.method ?? 'GET'),
             path,
             search,
             readBody,
-            // resolved once up front so that a failure of the app's auth maps to its status (e.g. 401)
-            getPrisma: () => {
-                const client = resolveClient(this.prisma);
-                return (typeof client === 'object' || typeof client === 'function') && client !== null ? this.prisma : client;
-            },
+            getPrisma,
         });
         return this.reply(adapter, response);
+    }
+
+    /**
+     * The request's client, resolved once up front. A Nest `HttpException` the app's `getEnhancedPrisma` throws
+     * (an `UnauthorizedException`, say) goes to Nest's exception layer and filters as it is, as in 2.x; any other
+     * error is answered by the handler pipeline (its status kept, else a generic 500).
+     */
+    private resolvePrisma(): () => unknown {
+        let client: unknown;
+        try {
+            client = resolveClient(this.prisma);
+        } catch (err) {
+            if (err instanceof HttpException) throw err;
+            return () => {
+                throw err;
+            };
+        }
+        const usable = (typeof client === 'object' || typeof client === 'function') && client !== null;
+        return () => (usable ? this.prisma : client);
     }
 
     private reply(adapter: ResolvedAdapter, response: Response): unknown {

@@ -9,6 +9,8 @@ import { readNodeBody, type NodeRequest } from './body';
 
 /** How a framework wrapper describes one request to the Node base adapter. */
 export interface NodeRequestInput {
+    /** The request method; default: `req.method`. */
+    method?: string;
     /** The path after the mount point, percent-encoded. */
     path: string;
     /** The raw query string (with or without `?`); default: the one of `req.url`. */
@@ -24,7 +26,7 @@ export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeReque
     try {
         const search = input.search ?? splitUrl(req.url ?? '/').search;
         const body = await (input.readBody ? input.readBody() : readNodeBody(req, adapter.bodyLimit));
-        return await serveApiRequest(adapter, { method: req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
+        return await serveApiRequest(adapter, { method: input.method ?? req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
     } catch (err) {
         log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');
         return renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);

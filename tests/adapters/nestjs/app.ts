@@ -20,6 +20,7 @@ import {
     Post,
     Res,
     UseFilters,
+    UnauthorizedException,
     UseInterceptors,
     type ArgumentsHost,
     type CallHandler,
@@ -27,7 +28,7 @@ import {
     type INestApplication,
     type NestInterceptor,
 } from '@nestjs/common';
-import { REQUEST } from '@nestjs/core';
+import { HttpAdapterHost, REQUEST } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import type { IncomingMessage } from 'node:http';
 import { map } from 'rxjs';
@@ -105,6 +106,30 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         }
     }
 
+    /**
+     * `ApiHandlerService` outside an HTTP server, as apps unit-test it: `REQUEST` a plain object with the parsed
+     * body, the HTTP adapter a stand-in answering the URL and method. Answers what the service resolved or threw.
+     */
+    @Controller('__standalone')
+    class StandaloneController {
+        @Post()
+        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown }) {
+            const httpAdapter = { getRequestUrl: () => input.url, getRequestMethod: () => input.method, getRequestHostname: () => 'localhost' };
+            const moduleRef = await Test.createTestingModule({
+                imports: [ZenStackModule.registerAsync({ useFactory: () => ({ getEnhancedPrisma: () => f.getPrisma(input.user) }) })],
+                providers: [{ provide: REQUEST, useValue: input.body === undefined ? {} : { body: input.body } }, { provide: HttpAdapterHost, useValue: { httpAdapter } }, ApiHandlerService],
+            }).compile();
+            const service = await moduleRef.resolve(ApiHandlerService);
+            try {
+                return { resolved: (await service.handleRequest({ ...f.common, handler: f.rpc })) ?? null };
+            } catch (err) {
+                return err instanceof HttpException ? { threw: err.getStatus(), body: err.getResponse() } : { threw: String(err) };
+            } finally {
+                await moduleRef.close();
+            }
+        }
+    }
+
     @Controller('__raw')
     class RawController {
         @Post(':model/:op')
@@ -134,11 +159,18 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         imports: [
             ZenStackModule.registerAsync({
                 // the per-request user: here from a header, in an app from the session/JWT (or nestjs-cls)
-                useFactory: (req: IncomingMessage) => ({ getEnhancedPrisma: () => f.getPrisma(req.headers[USER_HEADER] as string | undefined) }),
+                useFactory: (req: IncomingMessage) => ({
+                    getEnhancedPrisma: () => {
+                        const user = req.headers[USER_HEADER] as string | undefined;
+                        // the app's auth failing with Nest's own exception
+                        if (user === 'nest-401') throw new UnauthorizedException('bad token');
+                        return f.getPrisma(user);
+                    },
+                }),
                 inject: [REQUEST],
             }),
         ],
-        controllers: [RpcController, RestController, CustomController, RawController, MineController],
+        controllers: [RpcController, RestController, CustomController, StandaloneController, RawController, MineController],
         providers: [ApiHandlerService],
     })
     class AppModule {}
