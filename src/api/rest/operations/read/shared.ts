@@ -34,25 +34,17 @@ export async function readPage<T>(
     rowsOf: (result: T) => readonly unknown[],
     count: (db: CrudContract) => Promise<number>,
 ): Promise<{ result: T; total: number }> {
-    const derivedTotal = (result: T): number | undefined => {
-        const n = rowsOf(result).length;
-        return n < page.limit && (n > 0 || page.offset === 0) ? page.offset + n : undefined;
-    };
     if (!Number.isFinite(page.limit) && page.offset === 0) {
         const result = await fetch(req.prisma);
         return { result, total: rowsOf(result).length };
     }
-    if (choosesClientPerModel(req.prisma)) {
-        // the application picks the client per model: each query on the one it picks, as 2.x does
-        const result = await fetch(req.prisma);
-        return { result, total: derivedTotal(result) ?? (await count(req.prisma)) };
-    }
-    return req.prisma.$transaction(
-        async (tx) => {
-            const result = await fetch(tx);
-            const total = derivedTotal(result) ?? (await count(tx));
-            return { result, total };
-        },
-        snapshotOptions(req.prisma),
-    );
+    const read = async (db: CrudContract) => {
+        const result = await fetch(db);
+        const n = rowsOf(result).length;
+        const full = n >= page.limit || (n === 0 && page.offset > 0);
+        return { result, total: full ? await count(db) : page.offset + n };
+    };
+    // the application picks the client per model: each query on the one it picks, as 2.x does
+    if (choosesClientPerModel(req.prisma)) return read(req.prisma);
+    return req.prisma.$transaction((tx) => read(tx), snapshotOptions(req.prisma));
 }
