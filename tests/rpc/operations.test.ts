@@ -196,16 +196,19 @@ describe('check (ZenStack permission checker)', () => {
 });
 
 describe('defaults from the generated output (node_modules/.zenstack)', () => {
-    it('uses the generated model metadata and zod schemas when the context passes neither', async () => {
+    it('uses the generated model metadata when the context passes none, and zod schemas only when it passes them (as 2.x)', async () => {
         const handler = RPCApiHandler();
         const base = { prisma: s.enhance({ id: 1 }), logger: null };
         const ok = await handler({ ...base, method: 'GET', path: '/post/count' });
         expect(ok.status).toBe(200);
-        // the generated zod schemas validate: an unknown argument is a 422 before the client runs
-        const invalid = await handler({ ...base, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
+        // no zod schemas in the context: the ORM's own validation answers an unknown argument (400)
+        const unvalidated = await handler({ ...base, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
+        expect(unvalidated.status).toBe(400);
+        expect((unvalidated.body as { error: { rejectedByValidation?: boolean } }).error.rejectedByValidation).toBeUndefined();
+        // given, they validate before the client runs: 422
+        const invalid = await handler({ ...base, zodSchemas: s.zodSchemas, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
         expect(invalid.status).toBe(422);
         expect((invalid.body as { error: { rejectedByValidation: boolean } }).error.rejectedByValidation).toBe(true);
-        // with explicit model metadata and no zod schemas, the ORM's own validation answers (400)
         const explicit = await handler({ ...base, modelMeta: s.modelMeta, method: 'GET', path: '/post/findMany', query: { q: '{"bogus":1}' } });
         expect(explicit.status).toBe(400);
     });

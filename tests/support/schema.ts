@@ -47,6 +47,11 @@ export interface LoadOptions {
      * database), `timeout` is better-sqlite3's busy timeout in ms (the demo uses 5000).
      */
     sqlite?: { wal?: boolean; timeout?: number };
+    /**
+     * Prisma's `transactionOptions` for the returned `prisma` (e.g. a longer `maxWait` for a test that
+     * queues many more transactions than the pool has connections, on a machine shared with other tests).
+     */
+    transactionOptions?: { maxWait?: number; timeout?: number };
 }
 
 const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
@@ -69,6 +74,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
     const zodSchemas = require(path.join(gen.dir, 'zenstack', 'zod', 'index.js')) as ZodSchemas;
 
     const id = randomBytes(6).toString('hex');
+    const clientOptions = options.transactionOptions ? { transactionOptions: options.transactionOptions } : {};
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     let prisma: any;
     let dropDb: () => Promise<void>;
@@ -101,7 +107,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
         const timeout = options.sqlite?.timeout;
         // the set-up the README recommends: without the wrapper, statements outside a transaction run inside another open one
-        prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout })) });
+        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout })) });
         dropDb = async () => {
             for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
                 fs.rmSync(f, { force: true });
@@ -120,7 +126,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         }
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
-        prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
+        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
         dropDb = async () => {
             await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
         };

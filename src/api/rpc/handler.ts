@@ -1,4 +1,4 @@
-import { getDefaultZodSchemas, resolveModelMeta } from '../common/defaults';
+import { resolveModelMeta } from '../common/defaults';
 import { BadRequestError } from '../common/errors';
 import { getModelRegistry } from '../common/model-registry';
 import type { HandleRequestFn, RequestContext, Response } from '../../types';
@@ -22,21 +22,12 @@ interface ResolvedOptions {
 
 const DEFAULT_MAX_TRANSACTION_OPERATIONS = 100;
 
-/**
- * The zod schemas to validate with: the context's, or ZenStack's generated ones when the model
- * metadata is the generated one too (schemas of another schema would reject valid input).
- */
-function zodSchemasFor(ctx: RequestContext): RequestContext['zodSchemas'] {
-    if (ctx.zodSchemas) {
-        return ctx.zodSchemas;
-    }
-    return ctx.modelMeta ? undefined : getDefaultZodSchemas();
-}
-
 async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Response> {
     const modelMeta = resolveModelMeta(ctx.modelMeta);
     const registry = getModelRegistry(modelMeta);
-    const zodSchemas = zodSchemasFor(ctx);
+    // validated with zod only when the context carries schemas (the adapters pass them when asked, as
+    // 2.x): the enhanced client checks the schema's own rules either way
+    const zodSchemas = ctx.zodSchemas;
     const route = resolveRoute(registry, ctx.method, ctx.path);
 
     if (route.kind === 'transaction') {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 
 /**
@@ -17,13 +18,28 @@ export class TcpProxy {
         public port = 0,
     ) {}
 
-    /** Reserves a free loopback port without listening on it: connecting there is refused. */
+    /**
+     * A loopback port where nothing listens, outside the kernel's ephemeral range. A port from that
+     * range (what `listen(0)` gives) can be handed to another test's server in the meantime, or become
+     * the source port of an outgoing connection to itself (TCP self-connect): either way a client that
+     * should be refused talks to something instead (seen once in CI: no P1001). Ports below the range
+     * are only ever bound by name.
+     */
     static async freePort(): Promise<number> {
-        const probe = net.createServer();
-        await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-        const { port } = probe.address() as net.AddressInfo;
-        await new Promise<void>((resolve) => probe.close(() => resolve()));
-        return port;
+        const low = ephemeralLow();
+        for (let attempt = 0; attempt < 100; attempt++) {
+            const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+            const probe = net.createServer();
+            const bound = await new Promise<boolean>((resolve) => {
+                probe.once('error', () => resolve(false));
+                probe.listen(port, '127.0.0.1', () => resolve(true));
+            });
+            if (bound) {
+                await new Promise<void>((resolve) => probe.close(() => resolve()));
+                return port;
+            }
+        }
+        throw new Error('no free loopback port below the ephemeral range');
     }
 
     async start(): Promise<void> {
@@ -58,5 +74,15 @@ export class TcpProxy {
         client.pipe(upstream).pipe(client);
         upstream.on('close', () => client.destroy());
         client.on('close', () => upstream.destroy());
+    }
+}
+
+/** The first port of the kernel's ephemeral range (Linux; 32768 elsewhere, the common default). */
+function ephemeralLow(): number {
+    try {
+        const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+        return Number.isInteger(low) && low > 11_000 ? low : 32_768;
+    } catch {
+        return 32_768;
     }
 }
