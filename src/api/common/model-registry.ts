@@ -62,6 +62,17 @@ export interface RelationField {
     /** For the owning side: related (referenced) field → local foreign key field. */
     foreignKeyMapping?: Record<string, string>;
     backLink?: string;
+    /**
+     * Both sides are to-one (a one-to-one relation; the owner's foreign key is unique). Linking a record
+     * on either side makes Prisma detach the record linked before, on the other side of the change too.
+     */
+    oneToOne: boolean;
+    /**
+     * The other side's relation field (`backLink`) is optional. On a one-to-one non-owner side this is the
+     * owner's foreign key: when it may be null, Prisma detaches a displaced record silently (an update of
+     * it, which the policy engine does not check); when it may not, the change fails.
+     */
+    otherSideOptional: boolean;
     /** Field-level read rules on the relation itself. */
     readProtected: boolean;
     info: FieldInfo;
@@ -175,6 +186,9 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 isOwner: !!field.isRelationOwner,
                 foreignKeyMapping: field.foreignKeyMapping,
                 backLink: field.backLink,
+                // set once every model is known (linkBackSides)
+                oneToOne: false,
+                otherSideOptional: false,
                 readProtected: hasReadRule(field),
                 info: field,
             };
@@ -238,6 +252,18 @@ export function descendantsOf(registry: ModelRegistry, base: ModelDef): ModelDef
     return found;
 }
 
+/** Fills in what a relation knows from its other side: `oneToOne`, `otherSideOptional`. */
+function linkBackSides(models: ReadonlyMap<string, ModelDef>): void {
+    for (const model of models.values()) {
+        for (const rel of model.relations.values()) {
+            const other = rel.backLink ? models.get(rel.targetKey)?.relations.get(rel.backLink) : undefined;
+            if (!other) continue;
+            rel.oneToOne = !rel.isArray && !other.isArray;
+            rel.otherSideOptional = other.isOptional;
+        }
+    }
+}
+
 const cache = new WeakMap<ModelMeta, ModelRegistry>();
 
 /** The registry for a model metadata object, derived once and cached for the life of that object. */
@@ -251,6 +277,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             models.set(key, def);
             byName.set(def.name, def);
         }
+        linkBackSides(models);
         registry = {
             modelMeta,
             models,
