@@ -1,3 +1,4 @@
+import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { rpcCaller, type RpcCaller } from '../rpc/support';
 
@@ -99,6 +100,30 @@ describe('relation set on the blog', () => {
         });
         expect(foreign.status).toBe(403);
         expect(await owners()).toEqual([2, null, 1]);
+    });
+
+    it('takes only unique filters as members (400, writing nothing), as Prisma does', async () => {
+        const before = await authors();
+        // a filter matching several posts, a filter by a non-unique field, a value that is not a filter
+        for (const set of [[{ published: true }], [{ title: 'bob published' }], [{ id: ids.bobPub }, 7], [{ id: { in: [ids.bobPub] } }], [{ toString: 1 }]]) {
+            const res = await as(BOB)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set } } } });
+            expect([res.status, res.body.error.message]).toEqual([400, expect.stringMatching(/"set" of relation "posts": item \d must be a unique filter of Post|"data\.posts\.set\.1" must be an object/)]);
+        }
+        expect(await authors()).toEqual(before);
+        // a unique key with further conditions is a unique filter (Prisma's extended unique filters)
+        const extended = await as(BOB)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set: [{ id: ids.bobPub, published: true }] } } } });
+        expect(extended.status).toBe(200);
+        expect(await authors()).toEqual({ ...before, [ids.bobDraft]: null, [ids.bobOther]: null });
+    });
+
+    it("leaves the caller's arguments as they were (the rewrite works on a copy)", async () => {
+        const handler = RPCApiHandler();
+        const body = { where: { id: 2 }, data: { posts: { set: [{ id: ids.bobPub }] } } };
+        const sent = JSON.stringify(body);
+        const res = await handler({ method: 'PUT', path: '/user/update', query: {}, requestBody: body, prisma: s.enhance(BOB), modelMeta: s.modelMeta, logger: null });
+        expect(res.status).toBe(200);
+        expect(JSON.stringify(body)).toBe(sent);
+        expect(await authors()).toEqual({ [ids.alicePost]: 1, [ids.bobPub]: 2, [ids.bobDraft]: null, [ids.bobOther]: null });
     });
 
     it('guards a set inside a sequential transaction and rolls the whole transaction back', async () => {

@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { rpcCaller, type RpcCaller } from './support';
 
@@ -74,6 +75,34 @@ describe('payloads', () => {
         const meta = await call('GET', '/post/findMany', { q: '{}', meta: '{"serialization":{"values":{"x":["Date"]},"__proto__":{"polluted":true}}}' });
         expect(meta.status).toBe(400);
         expect(await s.prisma.post.count({ where: { title: 'p' } })).toBe(0);
+    });
+
+    it("keys named like Object.prototype's members are unknown arguments (400), not a crash", async () => {
+        const names = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');
+        expect(names).toEqual(expect.arrayContaining(['constructor', 'toString', 'hasOwnProperty', 'valueOf']));
+        for (const name of names) {
+            for (const q of [{ where: { [name]: { equals: 1 } } }, { where: { author: { [name]: { equals: 1 } } } }, { where: { [name]: 1 } }, { orderBy: { [name]: 'asc' } }]) {
+                const res = await call('GET', '/post/findMany', { q });
+                expect({ q, status: res.status }).toEqual({ q, status: 400 });
+            }
+            const update = await call('PUT', '/user/update', { body: { where: { id: 1 }, data: { posts: { set: [{ [name]: 1 }] } } } });
+            expect({ name, status: update.status }).toEqual({ name, status: 400 });
+        }
+        expect(await s.prisma.post.count({ where: { authorId: 1 } })).toBe(1);
+    });
+
+    it('takes an object literal made in another realm (a vm context) as a plain object', async () => {
+        const body = vm.runInNewContext('({ data: { title: "other realm", author: { connect: { id: 1 } } } })');
+        expect(Object.getPrototypeOf(body)).not.toBe(Object.prototype);
+        const res = await call('POST', '/post/create', { body });
+        expect(res.status).toBe(201);
+        expect(res.body.data.title).toBe('other realm');
+        // a class instance is still not one
+        class Args {
+            data = { title: 'instance', author: { connect: { id: 1 } } };
+        }
+        expect((await call('POST', '/post/create', { body: new Args() })).status).toBe(400);
+        await s.prisma.post.deleteMany({ where: { title: 'other realm' } });
     });
 
     it('refuses serialization paths through prototypes', async () => {

@@ -53,6 +53,11 @@ describe('read operations (GET)', () => {
     it('count, aggregate, groupBy', async () => {
         const count = await call('GET', '/post/count', { q: { where: { title: { startsWith: 'read-' } } } });
         expect(count).toEqual({ status: 200, body: { data: 4 } });
+        // `select: true` is Prisma's too (it answers the count), and a selection of fields counts each
+        const selectAll = await call('GET', '/post/count', { q: { where: { title: { startsWith: 'read-' } }, select: true } });
+        expect(selectAll).toEqual({ status: 200, body: { data: 4 } });
+        const fields = await call('GET', '/post/count', { q: { where: { title: { startsWith: 'read-' } }, select: { _all: true, title: true } } });
+        expect(fields).toEqual({ status: 200, body: { data: { _all: 4, title: 4 } } });
         const agg = await call('GET', '/post/aggregate', { q: { where: { title: { startsWith: 'read-' } }, _sum: { viewCount: true }, _max: { viewCount: true } } });
         expect(agg.body.data).toEqual({ _sum: { viewCount: 6 }, _max: { viewCount: 3 } });
         const groups = await call('GET', '/post/groupBy', { q: { by: ['published'], where: { title: { startsWith: 'read-' } }, _count: { _all: true }, orderBy: { published: 'asc' } } });

@@ -119,6 +119,11 @@ export function idSelect(model: ModelDef): Record<string, true> {
     return select;
 }
 
+/** The unique constraint named `name` (`id`, `email`, `a_b`), never one of the prototype's members (`toString`). */
+export function uniqueConstraint(model: ModelDef, name: string): { name: string; fields: string[] } | undefined {
+    return Object.prototype.hasOwnProperty.call(model.uniqueConstraints, name) ? model.uniqueConstraints[name] : undefined;
+}
+
 export function isRelation(field: ScalarField | RelationField): field is RelationField {
     return 'targetKey' in field;
 }

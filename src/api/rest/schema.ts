@@ -1,5 +1,5 @@
 import type { ModelMeta } from '@zenstackhq/runtime';
-import { descendantsOf, getModelRegistry, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
+import { descendantsOf, getModelRegistry, uniqueConstraint, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
 
 /** A relationship of a resource type, with its target resolved. */
@@ -81,7 +81,7 @@ function resourceIdFields(def: ModelDef, mapping: Readonly<Record<string, string
     if (constraintName === undefined) {
         return def.idFields;
     }
-    const constraint = Object.prototype.hasOwnProperty.call(def.uniqueConstraints, constraintName) ? def.uniqueConstraints[constraintName] : undefined;
+    const constraint = uniqueConstraint(def, constraintName);
     if (!constraint) {
         const known = Object.keys(def.uniqueConstraints).join(', ') || 'none';
         throw new Error(`RestApiHandler: externalIdMapping names "${constraintName}" for model ${def.name}, which has no such unique constraint (it has: ${known})`);

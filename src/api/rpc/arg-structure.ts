@@ -1,5 +1,5 @@
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField, ScalarField } from '../common/model-registry';
+import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
 import { checkAggregates, checkHaving } from './arg-aggregates';
 import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
@@ -91,7 +91,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
                 continue;
             }
             noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
-            const compound = model.uniqueConstraints[key];
+            const compound = uniqueConstraint(model, key);
             if (compound && isObject(value)) {
                 for (const name of compound.fields) {
                     const field = model.scalars.get(name);

@@ -13,7 +13,7 @@ import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
-import { findSetSites, rewriteSetSites, type SetSite } from './relation-set';
+import { checkSetItems, findSetSites, rewriteSets, type SetSite } from './relation-set';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -48,12 +48,14 @@ export function prepareCall(
             throw new BadRequestError(`unknown argument "${key}" for ${op.name}; expected one of: ${[...op.argKeys].join(', ')}`);
         }
     }
-    checkSelectShape(args);
+    checkSelectShape(args, op.name);
     checkArgStructure(registry, model, op.name, args);
     guardProtectedFields(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
-    return { registry, model, op, args: prepared, setSites: findSetSites(registry, model, op.name, prepared) };
+    const setSites = findSetSites(registry, model, op.name, prepared);
+    checkSetItems(setSites);
+    return { registry, model, op, args: prepared, setSites };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -96,8 +98,8 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean): Promise<unknown> {
     if (call.setSites.length === 0) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
-        await rewriteSetSites(tx, call.registry, call.model, call.args.where, call.setSites);
-        return clientMethod(tx, call.model, call.op)(call.args);
+        const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
+        return clientMethod(tx, call.model, call.op)(args);
     };
     if (inTransaction) return run(client);
     // the new members are computed from the current ones read in the same transaction: serializable

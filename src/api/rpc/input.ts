@@ -27,12 +27,21 @@ export const MAX_ARGS_DEPTH = 100;
 const SIMPLE_TAGS: ReadonlySet<string> = new Set(['Date', 'bigint', 'undefined', 'number']);
 const CUSTOM_TAGS: ReadonlySet<string> = new Set(['Decimal', 'Bytes', 'DbNull', 'JsonNull', 'AnyNull']);
 
+/**
+ * An object literal (what JSON parsing makes), of this realm or of another one: a body parsed in a `vm`
+ * context, an edge runtime's sandbox or a test environment has that realm's `Object.prototype`, a
+ * prototype whose own prototype is null and whose constructor is named `Object`. Class instances
+ * (Date, Decimal, Buffer, the client's null markers) are not.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         return false;
     }
-    const proto = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return true;
+    if (Object.getPrototypeOf(proto) !== null || !Object.prototype.hasOwnProperty.call(proto, 'constructor')) return false;
+    const ctor = (proto as { constructor: unknown }).constructor;
+    return typeof ctor === 'function' && ctor.name === 'Object' && (ctor as { prototype?: unknown }).prototype === proto;
 }
 
 /**

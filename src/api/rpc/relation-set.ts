@@ -1,6 +1,7 @@
-import { isObject } from '../common/guards';
-import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
-import type { Args } from './input';
+import { BadRequestError } from '../common/errors';
+import { hasOwn, isObject } from '../common/guards';
+import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { isPlainObject, type Args } from './input';
 
 /**
  * ZenStack 2.x runs a to-many `set` in a nested update without checking the update rule of the
@@ -30,7 +31,7 @@ export interface SetSite {
     path: Step[];
     relation: RelationField;
     target: ModelDef;
-    /** The object holding `set` (`{ set, connect?, … }`): rewritten in place. */
+    /** The object holding `set` (`{ set, connect?, … }`): rewritten in place (in a copy of the arguments, see `rewriteSets`). */
     holder: Data;
 }
 
@@ -73,11 +74,56 @@ export function findSetSites(registry: ModelRegistry, model: ModelDef, op: strin
     return sites;
 }
 
+/** A value a unique field is matched with (a number, string, Date, Decimal, …; not a filter object or null). */
+function isKeyValue(value: unknown): boolean {
+    return value !== undefined && value !== null && !isPlainObject(value) && !Array.isArray(value);
+}
+
+/** Whether `item` names one record (a `WhereUniqueInput`): every field of one unique constraint (the id too), by value. */
+export function namesUniqueKey(model: ModelDef, item: unknown): boolean {
+    if (!isPlainObject(item)) return false;
+    for (const c of Object.values(model.uniqueConstraints)) {
+        if (c.fields.length === 1) {
+            if (hasOwn(item, c.fields[0]) && isKeyValue(item[c.fields[0]])) return true;
+            continue;
+        }
+        const values = hasOwn(item, c.name) ? item[c.name] : undefined;
+        if (isPlainObject(values) && c.fields.every((f) => hasOwn(values, f) && isKeyValue(values[f]))) return true;
+    }
+    return false;
+}
+
+/**
+ * Each member a `set` lists must name one record, as Prisma requires: the rewrite matches members by
+ * record, and a filter matching several (or a non-object) would otherwise be resolved to any one of them.
+ */
+export function checkSetItems(sites: readonly SetSite[]): void {
+    for (const site of sites) {
+        many(site.holder.set).forEach((item, i) => {
+            if (!namesUniqueKey(site.target, item)) {
+                const keys = Object.values(site.target.uniqueConstraints).map((c) => c.fields.join('+'));
+                throw new BadRequestError(
+                    `invalid arguments: "set" of relation "${site.relation.name}": item ${i} must be a unique filter of ${site.target.name} (by ${keys.join(', ')})`,
+                );
+            }
+        });
+    }
+}
+
+/** A copy of the plain objects and arrays of `value`; anything else (Dates, Decimals, Buffers, the client's null markers) is shared. */
+function copyTree(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(copyTree);
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = copyTree(item);
+    return out;
+}
+
 /** A unique filter (`WhereUniqueInput`) as a plain filter: compound keys `a_b: { a, b }` spread. */
 function asFilter(model: ModelDef, where: Data): Data {
     const out: Data = {};
     for (const [key, value] of Object.entries(where)) {
-        const constraint = model.uniqueConstraints[key];
+        const constraint = uniqueConstraint(model, key);
         if (constraint && constraint.fields.length > 1 && isObject(value) && !model.fields.has(key)) Object.assign(out, value);
         else out[key] = value;
     }
@@ -153,10 +199,17 @@ function append(holder: Data, key: 'connect' | 'disconnect', items: unknown[]): 
 }
 
 /**
- * Rewrites every site's `set` as `disconnect` + `connect` against the members the user can see now.
+ * The arguments with every relation `set` rewritten as `disconnect` + `connect` against the members the
+ * user can see now, in a copy: the caller's arguments (an application's parsed body) stay as they were.
  * `client` must be the transaction the write then runs in, so that the read and the write agree.
  */
-export async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, sites: SetSite[]): Promise<void> {
+export async function rewriteSets(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<Args> {
+    const copy = copyTree(args) as Args;
+    await rewriteSetSites(client, registry, model, copy.where, findSetSites(registry, model, op, copy));
+    return copy;
+}
+
+async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, sites: SetSite[]): Promise<void> {
     for (const site of sites) {
         const wanted = many(site.holder.set);
         delete site.holder.set;

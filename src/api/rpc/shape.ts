@@ -26,8 +26,12 @@ function checkShape(value: unknown, path: string): void {
     }
 }
 
-/** Throws a BadRequestError when `select`/`include` (at any depth) are not shaped as Prisma requires. */
-export function checkSelectShape(args: Args): void {
+/**
+ * Throws a BadRequestError when `select`/`include` (at any depth) are not shaped as Prisma requires.
+ * `count` also takes `select: true` (every field's count of non-null values, and `_all`).
+ */
+export function checkSelectShape(args: Args, op: string): void {
+    if (op === 'count' && args.select === true) return;
     for (const key of ['select', 'include'] as const) {
         if (args[key] !== undefined && args[key] !== null) checkShape(args[key], key);
     }
