@@ -13,7 +13,8 @@ import { applyJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
-import { checkSetItems, findSetSites, rewriteSets, type SetSite } from './relation-set';
+import { checkSetItems, findSetSites, rewriteSets } from './relation-set';
+import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -21,8 +22,11 @@ export interface PreparedCall {
     model: ModelDef;
     op: OperationSpec;
     args: Args;
-    /** Relation `set`s in the arguments: rewritten against the current members before the call runs. */
-    setSites: SetSite[];
+    /**
+     * Relation `set`s or one-to-one links in the arguments: the call runs in a transaction that rewrites
+     * them first (against the current members, as foreign keys, after a checked unlink).
+     */
+    guarded: boolean;
 }
 
 /**
@@ -55,7 +59,8 @@ export function prepareCall(
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
-    return { registry, model, op, args: prepared, setSites };
+    const guarded = setSites.length > 0 || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
+    return { registry, model, op, args: prepared, guarded };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -96,12 +101,14 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
 }
 
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean): Promise<unknown> {
-    if (call.setSites.length === 0) return clientMethod(client, call.model, call.op)(call.args);
+    if (!call.guarded) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
+        // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
+        await guardOneToOne(tx, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
         return clientMethod(tx, call.model, call.op)(args);
     };
     if (inTransaction) return run(client);
-    // the new members are computed from the current ones read in the same transaction: serializable
+    // what is written is computed from what is read in the same transaction: serializable
     return transactionKeepingWrites(client, run, readThenWriteOptions(client));
 }

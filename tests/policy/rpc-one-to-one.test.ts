@@ -1,0 +1,118 @@
+import { describePg, requirePg } from '../support/postgres';
+import { ONE_TO_ONE_SCHEMA, seedOneToOne } from '../support/one-to-one-schema';
+import { loadSchema, type Provider, type TestSchema } from '../support/schema';
+import { rpcCaller } from '../rpc/support';
+
+/**
+ * Linking one side of a one-to-one relation makes Prisma detach the record linked before, an update
+ * ZenStack 2.x does not check: through a plain pass-through, a link could detach a locked profile
+ * (non-owner side) or take a user away from another profile (owner side). The RPC handler links owner
+ * sides by foreign key (a taken target is a unique violation) and unlinks non-owner sides first, checked.
+ */
+
+type Row = { id: number; userId?: number | null; personId?: number };
+
+function suite(provider: Provider) {
+    let s: TestSchema;
+    beforeEach(async () => {
+        if (provider === 'postgresql' && !(await requirePg())) return;
+        s = await loadSchema(ONE_TO_ONE_SCHEMA, { provider });
+        await seedOneToOne(s);
+    });
+    afterEach(() => s?.cleanup());
+
+    const profiles = async () => Object.fromEntries((await s.prisma.profile.findMany({ orderBy: { id: 'asc' } })).map((p: Row) => [p.id, p.userId]));
+    const cards = async () => Object.fromEntries((await s.prisma.card.findMany({ orderBy: { id: 'asc' } })).map((c: Row) => [c.id, c.personId]));
+    const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });
+    const skip = () => provider === 'postgresql' && !s;
+
+    it('non-owner side: linking a profile to a user whose profile may not be updated is refused (403), writing nothing', async () => {
+        if (skip()) return;
+        const before = await profiles();
+        for (const profile of [{ connect: { id: 2 } }, { create: { id: 7 } }, { connectOrCreate: { where: { id: 7 }, create: { id: 7 } } }]) {
+            const res = await call('PUT', '/user/update', { where: { id: 1 }, data: { profile } });
+            expect({ profile, status: res.status, reason: res.body.error?.reason }).toEqual({ profile, status: 403, reason: 'ACCESS_POLICY_VIOLATION' });
+            expect(await profiles()).toEqual(before);
+        }
+        const upsert = await call('POST', '/user/upsert', { where: { id: 1 }, create: { id: 1 }, update: { profile: { connect: { id: 2 } } } });
+        expect(upsert.status).toBe(403);
+        expect(await profiles()).toEqual(before);
+    });
+
+    it('non-owner side: a partner that may be updated is detached and the new one linked', async () => {
+        if (skip()) return;
+        const res = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { connect: { id: 2 } } }, include: { profile: true } });
+        expect([res.status, res.body.data?.profile?.id]).toEqual([200, 2]);
+        expect(await profiles()).toEqual({ 1: 1, 2: 2, 3: null });
+        // a user without a profile, and the partner linked again: nothing to detach
+        expect((await call('PUT', '/user/update', { where: { id: 3 }, data: { profile: { create: { id: 8 } } } })).status).toBe(200);
+        expect((await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { connect: { id: 2 } } } })).status).toBe(200);
+        expect(await profiles()).toEqual({ 1: 1, 2: 2, 3: null, 8: 3 });
+        // an upsert of a user that is not there creates it with its profile
+        expect((await call('POST', '/user/upsert', { where: { id: 5 }, create: { id: 5, profile: { connect: { id: 3 } } }, update: {} })).status).toBe(200);
+        expect((await profiles())[3]).toBe(5);
+    });
+
+    it('owner side: linking a user that another profile holds is a unique violation (400), writing nothing', async () => {
+        if (skip()) return;
+        const before = await profiles();
+        const update = await call('PUT', '/profile/update', { where: { id: 2 }, data: { user: { connect: { id: 2 } } } });
+        expect([update.status, update.body.error?.code]).toEqual([400, 'P2002']);
+        const create = await call('POST', '/profile/create', { data: { id: 9, user: { connect: { id: 2 } } } });
+        expect([create.status, create.body.error?.code]).toEqual([400, 'P2002']);
+        const connectOrCreate = await call('POST', '/profile/create', { data: { id: 9, user: { connectOrCreate: { where: { id: 2 }, create: { id: 2 } } } } });
+        expect([connectOrCreate.status, connectOrCreate.body.error?.code]).toEqual([400, 'P2002']);
+        expect(await profiles()).toEqual(before);
+        // the required side the same way
+        const card = await call('PUT', '/card/update', { where: { id: 2 }, data: { person: { connect: { id: 2 } } } });
+        expect([card.status, card.body.error?.code]).toEqual([400, 'P2002']);
+        expect(await cards()).toEqual({ 1: 1, 2: 3, 3: 2 });
+    });
+
+    it('owner side: a free user is linked; a hidden user is not found, exactly as a missing one', async () => {
+        if (skip()) return;
+        expect((await call('PUT', '/profile/update', { where: { id: 2 }, data: { user: { connect: { id: 3 } } } })).status).toBe(200);
+        expect((await call('POST', '/profile/create', { data: { id: 9, user: { connectOrCreate: { where: { id: 4 }, create: { id: 4 } } } } })).status).toBe(201);
+        expect(await profiles()).toEqual({ 1: 1, 2: 3, 3: 2, 9: 4 });
+        const hidden = await call('POST', '/profile/create', { data: { id: 10, user: { connect: { id: 9 } } } });
+        const missing = await call('POST', '/profile/create', { data: { id: 10, user: { connect: { id: 77 } } } });
+        expect(hidden.status).toBe(404);
+        expect(JSON.stringify(hidden.body).replace('9', '77')).toBe(JSON.stringify(missing.body));
+        expect((await profiles())[10]).toBeUndefined();
+        // linking the user it holds already changes nothing
+        expect((await call('PUT', '/profile/update', { where: { id: 3 }, data: { user: { connect: { id: 2 } } } })).status).toBe(200);
+        expect((await profiles())[3]).toBe(2);
+    });
+
+    it('non-owner side with a required foreign key: displacing the partner fails (4xx), writing nothing', async () => {
+        if (skip()) return;
+        // a person without a card takes one: the card's previous person simply has none now
+        expect((await call('PUT', '/person/update', { where: { id: 4 }, data: { card: { connect: { id: 2 } } } })).status).toBe(200);
+        expect(await cards()).toEqual({ 1: 1, 2: 4, 3: 2 });
+        // a person with a card (locked or not) cannot take another: its card cannot be left without a person
+        for (const [person, card] of [
+            [1, 3],
+            [2, 2],
+        ]) {
+            const res = await call('PUT', '/person/update', { where: { id: person }, data: { card: { connect: { id: card } } } });
+            expect([res.status, res.body.error?.code]).toEqual([400, 'P2014']);
+            expect(await cards()).toEqual({ 1: 1, 2: 4, 3: 2 });
+        }
+    });
+
+    it('a guarded link inside a sequential transaction rolls the whole transaction back', async () => {
+        if (skip()) return;
+        const before = await profiles();
+        const res = await rpcCaller(s, { user: { id: 1 } })('POST', '/$transaction/sequential', {
+            body: [
+                { model: 'profile', op: 'update', args: { where: { id: 2 }, data: { user: { connect: { id: 3 } } } } },
+                { model: 'user', op: 'update', args: { where: { id: 1 }, data: { profile: { connect: { id: 3 } } } } },
+            ],
+        });
+        expect([res.status, res.body.error?.failedOperation]).toEqual([403, 1]);
+        expect(await profiles()).toEqual(before);
+    });
+}
+
+describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));
+describePg('RPC one-to-one links', () => suite('postgresql'));
