@@ -31,6 +31,7 @@ export const REST_ERRORS = {
     'validation-error': { status: 422, title: 'Invalid data' },
     forbidden: { status: 403, title: 'Forbidden' },
     'unique-violation': { status: 409, title: 'Unique constraint violated' },
+    'relationship-conflict': { status: 409, title: 'Relationship change conflicts with a required relationship' },
     'orm-error': { status: 400, title: 'Data layer error' },
     'service-unavailable': { status: 503, title: 'Service unavailable' },
     'unknown-error': { status: 500, title: 'Unknown error' },

@@ -28,6 +28,8 @@ export interface ResourceWrite {
     relationFks: ReadonlySet<string>;
     /** Every resource identifier named in the body. */
     identifiers: ResolvedIdentifier[];
+    /** For each relationship `data` changes: where the body says so (its linkage, or the foreign key attribute), for errors found while writing. */
+    linkPointers: Record<string, string>;
 }
 
 interface GivenRelationship {
@@ -196,6 +198,7 @@ export function parseResourceWrite(
     // scalars go to Prisma as they are, except foreign keys: those become a connect/disconnect of
     // their relation (policy-checked like any relationship change)
     const prismaData: Record<string, unknown> = { ...values };
+    const linkPointers: Record<string, string> = {};
     const givenNames = new Set(given.map((g) => g.rel.name));
     for (const rel of model.relationships.values()) {
         if (givenNames.has(rel.name)) continue;
@@ -203,17 +206,21 @@ export function parseResourceWrite(
         if (link) {
             for (const fk of link.foreignKeys) delete prismaData[fk];
             prismaData[rel.name] = link.operation;
+            linkPointers[rel.name] = pointers[link.foreignKeys[0]];
         }
     }
     const identifiers: ResolvedIdentifier[] = [];
     for (const { rel, linkage, pointer } of given) {
         const operation = linkageToPrisma(rel, linkage, mode, pointer);
-        if (operation) prismaData[rel.name] = operation;
+        if (operation) {
+            prismaData[rel.name] = operation;
+            linkPointers[rel.name] = pointer;
+        }
         if (Array.isArray(linkage)) identifiers.push(...linkage);
         else if (linkage) identifiers.push(linkage);
     }
     if (mode === 'create') refuseGeneratedIdWithLinks(model, prismaData, pointers);
-    return { data: prismaData, values, pointers, relationFks, identifiers };
+    return { data: prismaData, values, pointers, relationFks, identifiers, linkPointers };
 }
 
 /**
@@ -241,10 +248,10 @@ export function parseRelationshipWrite(
     body: unknown,
     operation: 'update' | 'add' | 'remove',
     divider: string,
-): { data: Record<string, unknown>; identifiers: ResolvedIdentifier[] } {
+): { data: Record<string, unknown>; identifiers: ResolvedIdentifier[]; linkPointers: Record<string, string> } {
     const doc = readDocument(body);
     const linkage = parseLinkage(rel, doc.data, '/data', divider);
     const nested = linkageToPrisma(rel, linkage, operation, '/data');
     const identifiers = Array.isArray(linkage) ? linkage : linkage ? [linkage] : [];
-    return { data: nested ? { [rel.name]: nested } : {}, identifiers };
+    return { data: nested ? { [rel.name]: nested } : {}, identifiers, linkPointers: { [rel.name]: '/data' } };
 }

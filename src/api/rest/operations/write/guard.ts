@@ -57,6 +57,8 @@ export interface WriteTarget {
     id?: string;
     /** Records the body names (connect / set / disconnect). */
     identifiers: readonly ResolvedIdentifier[];
+    /** Where the body changes each relationship (relation name → pointer), for conflicts found while writing. */
+    linkPointers?: Readonly<Record<string, string>>;
     /**
      * The write changes nothing (an update without attributes or relationships): ZenStack then checks no
      * update rule and answers RESULT_NOT_READABLE for a record the user cannot read, which is explained too.

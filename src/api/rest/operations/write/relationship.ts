@@ -26,9 +26,9 @@ async function changeRelationship(req: RestRequest, change: Change): Promise<Res
     const { model, id } = req.route;
     const rel = relationshipOf(req);
     const where = whereById(model, id, req.config.idDivider);
-    const { data, identifiers } = parseRelationshipWrite(rel, req.body, change, req.config.idDivider);
+    const { data, identifiers, linkPointers } = parseRelationshipWrite(rel, req.body, change, req.config.idDivider);
     parseNoQuery(req);
-    await updateRecord(req, { model, where, id, identifiers }, data);
+    await updateRecord(req, { model, where, id, identifiers, linkPointers }, data);
     return relationshipDocument(req, model, where, rel, 200);
 }
 

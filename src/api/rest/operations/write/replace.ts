@@ -10,6 +10,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
+import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 
 /**
  * Relationship changes on an existing record, made safe under ZenStack v2's access policy:
@@ -26,7 +27,10 @@ import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './
  *   so the record is first read under the policy: if the user cannot see it, it is a 404 and
  *   nothing is written.
  *
- * Both happen inside one interactive transaction with the write, on the enhanced client.
+ * - One-to-one links neither detach a displaced record without its update rule nor link a target
+ *   the user cannot see (see one-to-one.ts).
+ *
+ * All of it happens inside one interactive transaction with the write, on the enhanced client.
  */
 
 type Data = Record<string, unknown>;
@@ -121,15 +125,25 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
         if (relationKeys(model, data).length === 0) {
             return delegateOf(req, model).update({ where, data, ...projection }) as Promise<Data>;
         }
-        return transactionKeepingWrites(
-            req.prisma,
-            async (t) => {
-                const tx = t as CrudContract;
-                const resolved = await resolveRelationChanges(tx, model, where, data);
-                if (!resolved) throw resourceNotFound(model, target.id);
-                return (await tx[model.key].update({ where, data: resolved, ...projection })) as Data;
-            },
-            writeOptions(req, model, data),
+        const pointers = target.linkPointers ?? {};
+        return withLinkConflicts(model, data, pointers, () =>
+            transactionKeepingWrites(
+                req.prisma,
+                async (t) => {
+                    const tx = t as CrudContract;
+                    const resolved = await resolveRelationChanges(tx, model, where, data);
+                    if (!resolved) throw resourceNotFound(model, target.id);
+                    const linked = await linkOneToOne(req, tx, model, where, resolved, pointers);
+                    return (await tx[model.key].update({ where, data: linked, ...projection })) as Data;
+                },
+                writeOptions(req, model, data),
+            ),
         );
     });
+}
+
+/** The one-to-one part of an update of an existing record: displaced partners detached under the policy, owned links as foreign keys. */
+export async function linkOneToOne(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
+    const left = await detachDisplacedPartners(tx, model, where, data, pointers);
+    return ownerLinksAsForeignKeys(tx, model, left, pointers, req.config.idDivider);
 }

@@ -5,7 +5,12 @@ import { idFieldValues } from '../../payload/document';
 import type { RestRequest } from '../../request';
 import { renderResourceDocument } from '../read';
 import { parseNoQuery } from '../../query/read-query';
-import { projectionFor } from '../../query/select';
+import { projectionFor, type Projection } from '../../query/select';
+import type { RestModel } from '../../schema';
+import type { ResourceWrite } from '../../payload';
+import type { CrudContract } from '@zenstackhq/runtime';
+import { transactionKeepingWrites } from '../../../common/transactions';
+import { linksOwnedOneToOne, ownerLinksAsForeignKeys, withLinkConflicts } from './one-to-one';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
 import { updateRecord } from './replace';
@@ -22,10 +27,23 @@ export async function createResource(req: RestRequest): Promise<Response> {
     // the write's own read-back (under the policy) is the record of the response document
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
-        delegateOf(req, model).create({ data: write.data, ...projection }),
+        linksOwnedOneToOne(model, write.data)
+            ? createLinkingOneToOne(req, model, write, projection)
+            : delegateOf(req, model).create({ data: write.data, ...projection }),
     );
     const res = renderResourceDocument(req, model, created, query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
+}
+
+/** A create that links a one-to-one relation from its owner side: the link is written as foreign keys after a policy read of the target (one-to-one.ts). */
+function createLinkingOneToOne(req: RestRequest, model: RestModel, write: ResourceWrite, projection: Projection): Promise<Record<string, unknown>> {
+    return withLinkConflicts(model, write.data, write.linkPointers, () =>
+        transactionKeepingWrites(req.prisma, async (t) => {
+            const tx = t as CrudContract;
+            const data = await ownerLinksAsForeignKeys(tx, model, write.data, write.linkPointers, req.config.idDivider);
+            return (await tx[model.key].create({ data, ...projection })) as Record<string, unknown>;
+        }),
+    );
 }
 
 export async function updateResource(req: RestRequest): Promise<Response> {
@@ -34,7 +52,7 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
     const projection = projectionFor(model, query.include, query.fields, req.config);
-    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers }, write.data, projection);
+    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
     return renderResourceDocument(req, model, updated, query, 200);
 }
 

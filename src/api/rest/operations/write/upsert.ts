@@ -8,7 +8,8 @@ import { renderResourceDocument } from '../read';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { delegateOf, guardedWrite } from './guard';
-import { resolveRelationChanges, writeOptions } from './replace';
+import { linkOneToOne, resolveRelationChanges, writeOptions } from './replace';
+import { linksOwnedOneToOne, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
 
 /**
@@ -18,7 +19,8 @@ import { payloadOptions, prepare, selfLink } from './prepare';
  * attribute, or `data.id` for id fields). The create gets the whole body; the update gets it
  * without the match fields, with to-many relationships replaced (as PATCH does, never through Prisma's
  * unchecked `set`). One ORM `upsert` (in a transaction with the read of the current members when
- * relationships are replaced), so the policy decides create or update rules as for any upsert.
+ * relationships are replaced), so the policy decides create or update rules as for any upsert; one-to-one
+ * links are made as one-to-one.ts has it (owned ones as foreign keys, displaced partners detached under the policy).
  * Answered 201, as 2.x does, whichever happened.
  */
 
@@ -92,9 +94,12 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     if (invalidUpdate) return invalidUpdate;
 
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
+    const pointers = { ...update.linkPointers, ...created.write.linkPointers };
     const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
-        Object.keys(update.data).some((k) => model.relationships.has(k))
-            ? upsertWithRelationships(req, model, where, created.write.data, update.data, projection)
+        Object.keys(update.data).some((k) => model.relationships.has(k)) || linksOwnedOneToOne(model, created.write.data)
+            ? withLinkConflicts(model, { ...update.data, ...created.write.data }, pointers, () =>
+                  upsertWithRelationships(req, model, where, created.write.data, update.data, projection, pointers),
+              )
             : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
     );
     const res = renderResourceDocument(req, model, record, created.query, 201);
@@ -109,13 +114,18 @@ type Data = Record<string, unknown>;
  * with the write. When the record is not there for the user (absent, or not readable), a replaced
  * to-many relationship only connects its members: nothing is ever detached without a policy check.
  */
-async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, projection: Projection): Promise<Data> {
+async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, projection: Projection, pointers: LinkPointers): Promise<Data> {
     return transactionKeepingWrites(
         req.prisma,
         async (t) => {
             const tx = t as CrudContract;
-            const resolved = (await resolveRelationChanges(tx, model, where, update)) ?? connectOnly(model, update);
-            return (await tx[model.key].upsert({ where, create, update: resolved, ...projection })) as Data;
+            const resolved = await resolveRelationChanges(tx, model, where, update);
+            // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
+            const updateData = resolved
+                ? await linkOneToOne(req, tx, model, where, resolved, pointers)
+                : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
+            const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
+            return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
         },
         writeOptions(req, model, update),
     );
