@@ -114,5 +114,66 @@ function suite(provider: Provider) {
     });
 }
 
+describe('RPC one-to-one links with other relations in the same write [sqlite]', () => {
+    const SCHEMA = `
+model Holder {
+  id    Int    @id
+  badge Badge?
+  @@allow('all', true)
+}
+
+model Group {
+  id     Int     @id
+  name   String  @default("")
+  badges Badge[]
+  @@allow('all', true)
+}
+
+model Badge {
+  id       Int     @id
+  holder   Holder? @relation(fields: [holderId], references: [id])
+  holderId Int?    @unique
+  group    Group?  @relation(fields: [groupId], references: [id])
+  groupId  Int?
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.holder.createMany({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+        await s.prisma.group.create({ data: { id: 1 } });
+        await s.prisma.badge.create({ data: { id: 1, holderId: 1, groupId: 1 } });
+    });
+    afterEach(() => s.cleanup());
+    const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });
+    const badges = async () => (await s.prisma.badge.findMany({ orderBy: { id: 'asc' } })).map((b: { id: number; holderId: number | null; groupId: number | null }) => [b.id, b.holderId, b.groupId]);
+
+    it('writes the other owner-side relations as keys too: connect, create, connectOrCreate, disconnect', async () => {
+        const connect = await call('POST', '/badge/create', { data: { id: 2, holder: { connect: { id: 2 } }, group: { connect: { id: 1 } } } });
+        expect(connect.status).toBe(201);
+        const create = await call('POST', '/badge/create', { data: { id: 3, holder: { connect: { id: 3 } }, group: { create: { id: 2, name: 'new' } } } });
+        expect(create.status).toBe(201);
+        expect((await s.prisma.group.findUnique({ where: { id: 2 } })).name).toBe('new');
+        const disconnect = await call('PUT', '/badge/update', { where: { id: 1 }, data: { holder: { connectOrCreate: { where: { id: 4 }, create: { id: 4 } } }, group: { disconnect: true } } });
+        expect(disconnect.status).toBe(200);
+        expect(await badges()).toEqual([
+            [1, 4, null],
+            [2, 2, 1],
+            [3, 3, 2],
+        ]);
+    });
+
+    it('a taken target writes none of them; other nested writes of those relations are a 400 saying so', async () => {
+        const before = await badges();
+        const taken = await call('POST', '/badge/create', { data: { id: 5, holder: { connect: { id: 1 } }, group: { create: { id: 5 } } } });
+        expect([taken.status, taken.body.error?.code]).toEqual([400, 'P2002']);
+        expect(await s.prisma.group.count()).toBe(1);
+        const nested = await call('PUT', '/badge/update', { where: { id: 1 }, data: { holder: { connect: { id: 2 } }, group: { update: { name: 'x' } } } });
+        expect([nested.status, nested.body.error?.message]).toEqual([400, expect.stringMatching(/"group": a write that links a one-to-one relation by its foreign key/)]);
+        expect(await badges()).toEqual(before);
+    });
+});
+
 describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));
 describePg('RPC one-to-one links', () => suite('postgresql'));

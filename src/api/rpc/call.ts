@@ -105,7 +105,7 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
     const run = async (tx: unknown) => {
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
-        await guardOneToOne(tx, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
+        await guardOneToOne(tx, call.registry, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
         return clientMethod(tx, call.model, call.op)(args);
     };
     if (inTransaction) return run(client);

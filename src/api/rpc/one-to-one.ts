@@ -13,10 +13,12 @@ import { isPlainObject, type Args } from './input';
  *   user's current profile loses its user (when its foreign key may be null; else the change fails).
  *
  * So owner-side links are written as their foreign key values, looked up through the user's client (a
- * record the user cannot read is not found, as with `connect`): the unique constraint then refuses a
- * target that is taken (a 400, P2002) instead of detaching its partner. Non-owner links in update paths
- * are preceded, in the same transaction, by a `disconnect: true` along the same path, which ZenStack
- * checks against the current partner's update rule.
+ * record the user cannot read is not found, as a missing one): the unique constraint then refuses a
+ * target that is taken (a 400, P2002) instead of detaching its partner. Prisma takes keys or relation
+ * forms, not both, so the other owner-side relations of the same data are written as keys too (a nested
+ * `create` made first, on its own). Non-owner links in update paths are preceded, in the same
+ * transaction, by a `disconnect: true` along the same path, which ZenStack checks against the current
+ * partner's update rule.
  */
 
 type Data = Record<string, unknown>;
@@ -27,12 +29,11 @@ interface Step {
     where?: Data;
 }
 
-interface OwnerLink {
+/** Write data that links a one-to-one relation from its owner side: all its owner-side relations are written as foreign keys. */
+interface ForeignKeySite {
     model: ModelDef;
-    /** The write data holding the relation (rewritten in place: the caller passes a copy). */
+    /** Rewritten in place: the caller passes a copy. */
     data: Data;
-    relation: RelationField;
-    target: ModelDef;
 }
 
 interface UnlinkFirst {
@@ -41,7 +42,7 @@ interface UnlinkFirst {
 }
 
 export interface OneToOneSites {
-    owner: OwnerLink[];
+    owner: ForeignKeySite[];
     unlink: UnlinkFirst[];
 }
 
@@ -66,8 +67,8 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, path: Ste
         const relation = model.relations.get(key);
         const target = relation && registry.models.get(relation.targetKey);
         if (!relation || !target || !isObject(ops)) continue;
-        if (relation.oneToOne && relation.isOwner && (ops.connect !== undefined || ops.connectOrCreate !== undefined)) {
-            sites.owner.push({ model, data, relation, target });
+        if (relation.oneToOne && relation.isOwner && (ops.connect !== undefined || ops.connectOrCreate !== undefined) && !sites.owner.some((o) => o.data === data)) {
+            sites.owner.push({ model, data });
         }
         if (path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((op) => ops[op] !== undefined)) {
             sites.unlink.push({ path, relation });
@@ -109,57 +110,73 @@ export function hasOneToOneSites(sites: OneToOneSites): boolean {
     return sites.owner.length > 0 || sites.unlink.length > 0;
 }
 
-type Delegate = { findUnique(args: Data): Promise<unknown>; update(args: Data): Promise<unknown> };
+type Delegate = { findUnique(args: Data): Promise<unknown>; create(args: Data): Promise<unknown>; update(args: Data): Promise<unknown> };
 
 function delegateOf(client: unknown, model: ModelDef): Delegate {
     return (client as Record<string, Delegate>)[model.key];
 }
 
-/** The target's values of the fields the foreign key references, or undefined when the user cannot see it. */
-async function referencedValues(client: unknown, link: OwnerLink, where: unknown): Promise<Data | undefined> {
-    const mapping = link.relation.foreignKeyMapping ?? {};
+/** `{ <referenced field>: true }` for the fields a relation's foreign key references. */
+function referencedSelect(relation: RelationField): Record<string, true> {
     const select: Record<string, true> = {};
-    for (const referenced of Object.keys(mapping)) select[referenced] = true;
-    const found = isPlainObject(where) ? await delegateOf(client, link.target).findUnique({ where, select }) : undefined;
+    for (const referenced of Object.keys(relation.foreignKeyMapping ?? {})) select[referenced] = true;
+    return select;
+}
+
+/** The target's referenced values, read through the user's client: undefined when the user cannot see it. */
+async function lookUp(client: unknown, relation: RelationField, target: ModelDef, where: unknown): Promise<Data | undefined> {
+    const found = isPlainObject(where) ? await delegateOf(client, target).findUnique({ where, select: referencedSelect(relation) }) : undefined;
     return isObject(found) ? found : undefined;
 }
 
-function writeForeignKey(link: OwnerLink, values: Data): void {
-    delete link.data[link.relation.name];
-    for (const [referenced, local] of Object.entries(link.relation.foreignKeyMapping ?? {})) link.data[local] = values[referenced];
-}
-
-/** Another owner-side relation of the same data in relation form: Prisma takes foreign keys or relation forms, not both. */
-function refuseMixed(link: OwnerLink): void {
-    for (const [key, value] of Object.entries(link.data)) {
-        const other = link.model.relations.get(key);
-        if (other && other !== link.relation && other.isOwner && value !== undefined) {
-            throw new BadRequestError(
-                `invalid arguments: the one-to-one relation "${link.relation.name}" is linked by its foreign key, which cannot be combined with "${key}" written as a relation in the same data; link "${key}" by its foreign key too, or in a separate write`,
-            );
+/** Creates the nested target on its own (its create rule checked as in the nested write) and answers its referenced values. */
+async function createTarget(client: unknown, relation: RelationField, target: ModelDef, data: unknown): Promise<Data> {
+    try {
+        return (await delegateOf(client, target).create({ data, select: referencedSelect(relation) })) as Data;
+    } catch (err) {
+        // the nested record would be written but the write could not go on without reading it back
+        if (isNotReadable(err)) {
+            throw new BadRequestError(`invalid arguments: the new "${relation.name}" cannot be read back to link it by its foreign key; create it in a separate write`);
         }
+        throw err;
     }
 }
 
-async function linkByForeignKey(client: unknown, link: OwnerLink): Promise<void> {
-    const ops = link.data[link.relation.name] as Data;
-    const keys = Object.keys(ops);
-    if (keys.length !== 1) {
-        throw new BadRequestError(`invalid arguments: "${link.relation.name}" of a one-to-one relation takes one of connect, connectOrCreate, create, disconnect, update, upsert, delete`);
+function notFound(relation: RelationField, target: ModelDef): RecordNotFoundError {
+    return new RecordNotFoundError(`No '${target.name}' record was found for a nested connect on relation "${relation.name}"`);
+}
+
+/**
+ * The value of one owner-side relation written as its foreign key values: `connect` and the found
+ * record of `connectOrCreate` looked up, `create` (and a `connectOrCreate` that finds nothing) created
+ * first, `disconnect: true` as null. Anything else cannot be written as a key: a 400 that says so.
+ */
+async function keyValues(client: unknown, relation: RelationField, target: ModelDef, ops: Data): Promise<Data | null | undefined> {
+    const present = Object.keys(ops).filter((k) => ops[k] !== undefined);
+    const op = present.length === 1 ? present[0] : undefined;
+    if (op === 'connect') return (await lookUp(client, relation, target, ops.connect)) ?? Promise.reject(notFound(relation, target));
+    if (op === 'create') return createTarget(client, relation, target, ops.create);
+    if (op === 'connectOrCreate' && isObject(ops.connectOrCreate)) {
+        return (await lookUp(client, relation, target, ops.connectOrCreate.where)) ?? createTarget(client, relation, target, ops.connectOrCreate.create);
     }
-    refuseMixed(link);
-    if (ops.connect !== undefined) {
-        const values = await referencedValues(client, link, ops.connect);
-        if (!values) throw new RecordNotFoundError(`No '${link.target.name}' record was found for a nested connect on one-to-one relation "${link.relation.name}"`);
-        writeForeignKey(link, values);
-        return;
+    if (op === 'disconnect' && ops.disconnect === false) return undefined;
+    if (op === 'disconnect' && ops.disconnect === true && relation.isOptional) return null;
+    throw new BadRequestError(
+        `invalid arguments: "${relation.name}": a write that links a one-to-one relation by its foreign key takes connect, connectOrCreate, create or disconnect on the record's other relations; write ${present.join(', ') || 'this'} separately`,
+    );
+}
+
+/** Rewrites every owner-side relation of `data` (a copy the caller owns) as foreign key values. */
+async function writeForeignKeys(client: unknown, registry: ModelRegistry, site: ForeignKeySite): Promise<void> {
+    for (const [key, ops] of Object.entries(site.data)) {
+        const relation = site.model.relations.get(key);
+        const target = relation && registry.models.get(relation.targetKey);
+        if (!relation?.isOwner || !target || !isObject(ops)) continue;
+        const values = await keyValues(client, relation, target, ops);
+        delete site.data[key];
+        if (values === undefined) continue;
+        for (const [referenced, local] of Object.entries(relation.foreignKeyMapping ?? {})) site.data[local] = values === null ? null : values[referenced];
     }
-    const connectOrCreate = ops.connectOrCreate;
-    if (!isObject(connectOrCreate)) return;
-    const values = await referencedValues(client, link, connectOrCreate.where);
-    if (values) writeForeignKey(link, values);
-    // not there (for this user): a new record, which has no partner yet
-    else link.data[link.relation.name] = { create: connectOrCreate.create };
 }
 
 /** `{ a: { update: { where?, data: { b: … } } } }`: an update of the record at the end of `path` with `leaf`. */
@@ -186,7 +203,8 @@ async function unlinkFirst(client: unknown, model: ModelDef, where: unknown, sit
  * Applies the sites to `args` (a copy the caller owns) through `client`, the transaction the write then
  * runs in: owner-side links become foreign key values, non-owner links are preceded by a checked unlink.
  */
-export async function guardOneToOne(client: unknown, model: ModelDef, args: Args, sites: OneToOneSites): Promise<void> {
+export async function guardOneToOne(client: unknown, registry: ModelRegistry, model: ModelDef, args: Args, sites: OneToOneSites): Promise<void> {
     for (const site of sites.unlink) await unlinkFirst(client, model, args.where, site);
-    for (const link of sites.owner) await linkByForeignKey(client, link);
+    // innermost first: a nested create made on its own must already carry its own keys
+    for (const site of [...sites.owner].reverse()) await writeForeignKeys(client, registry, site);
 }
