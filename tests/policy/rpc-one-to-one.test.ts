@@ -173,6 +173,26 @@ model Badge {
         expect([nested.status, nested.body.error?.message]).toEqual([400, expect.stringMatching(/"group": a write that links a one-to-one relation by its foreign key/)]);
         expect(await badges()).toEqual(before);
     });
+
+    it("an upsert writes nothing ahead for a branch that does not run, and refuses a branch it cannot guard", async () => {
+        // the record is there: the create branch, which names a holder that does not exist, is not run
+        const existing = await call('POST', '/badge/upsert', { where: { id: 1 }, create: { id: 1, holder: { connect: { id: 77 } } }, update: { holder: { connect: { id: 2 } } } });
+        expect(existing.status).toBe(200);
+        expect(await badges()).toEqual([[1, 2, 1]]);
+        // nor is a new group of that branch made
+        const noGroup = await call('POST', '/badge/upsert', { where: { id: 1 }, create: { id: 1, holder: { connect: { id: 3 } }, group: { create: { id: 9 } } }, update: {} });
+        expect([noGroup.status, noGroup.body.error?.message]).toEqual([400, expect.stringMatching(/"holder": an upsert branch that links an existing record one to one/)]);
+        expect(await s.prisma.group.count()).toBe(1);
+        // the record is not there: the create branch runs, its link written as the key (a taken holder is refused)
+        const taken = await call('POST', '/badge/upsert', { where: { id: 4 }, create: { id: 4, holder: { connect: { id: 2 } } }, update: {} });
+        expect([taken.status, taken.body.error?.code]).toEqual([400, 'P2002']);
+        const created = await call('POST', '/badge/upsert', { where: { id: 4 }, create: { id: 4, holder: { connectOrCreate: { where: { id: 5 }, create: { id: 5 } } } }, update: {} });
+        expect(created.status).toBe(200);
+        expect(await badges()).toEqual([
+            [1, 2, 1],
+            [4, 5, null],
+        ]);
+    });
 });
 
 describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));

@@ -34,6 +34,8 @@ interface ForeignKeySite {
     model: ModelDef;
     /** Rewritten in place: the caller passes a copy. */
     data: Data;
+    /** Written only under a condition the write itself decides (see `Place`). */
+    conditional: boolean;
 }
 
 interface UnlinkFirst {
@@ -58,37 +60,46 @@ function toOneData(target: ModelDef, value: unknown): unknown {
 }
 
 /**
- * Visits one write's data. `path` is how an update reaches the record (undefined under a create: a new
- * record has no partner to detach).
+ * Where a write's data sits: `path` is how an update reaches the record (undefined under a create: a new
+ * record has no partner to detach); `conditional` marks data that is written only if a record is there
+ * (an upsert's `update`) or is not (an upsert's `create`, a `connectOrCreate`'s `create`).
  */
-function walk(registry: ModelRegistry, model: ModelDef, data: unknown, path: Step[] | undefined, sites: OneToOneSites): void {
+interface Place {
+    path: Step[] | undefined;
+    conditional: boolean;
+}
+
+function walk(registry: ModelRegistry, model: ModelDef, data: unknown, at: Place, sites: OneToOneSites): void {
     if (!isObject(data)) return;
+    const { path, conditional } = at;
+    const created: Place = { path: undefined, conditional };
+    const onCondition = (next: Step[] | undefined): Place => ({ path: next, conditional: true });
     for (const [key, ops] of Object.entries(data)) {
         const relation = model.relations.get(key);
         const target = relation && registry.models.get(relation.targetKey);
         if (!relation || !target || !isObject(ops)) continue;
         if (relation.oneToOne && relation.isOwner && (ops.connect !== undefined || ops.connectOrCreate !== undefined) && !sites.owner.some((o) => o.data === data)) {
-            sites.owner.push({ model, data });
+            sites.owner.push({ model, data, conditional });
         }
         if (path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((op) => ops[op] !== undefined)) {
             sites.unlink.push({ path, relation });
         }
-        for (const item of many(ops.create)) walk(registry, target, item, undefined, sites);
-        for (const item of many(ops.connectOrCreate)) if (isObject(item)) walk(registry, target, item.create, undefined, sites);
+        for (const item of many(ops.create)) walk(registry, target, item, created, sites);
+        for (const item of many(ops.connectOrCreate)) if (isObject(item)) walk(registry, target, item.create, onCondition(undefined), sites);
         if (relation.isArray) {
             for (const item of many(ops.update)) {
-                if (isObject(item) && isObject(item.where)) walk(registry, target, item.data, path && [...path, { relation, where: item.where }], sites);
+                if (isObject(item) && isObject(item.where)) walk(registry, target, item.data, { path: path && [...path, { relation, where: item.where }], conditional }, sites);
             }
             for (const item of many(ops.upsert)) {
                 if (!isObject(item)) continue;
-                walk(registry, target, item.create, undefined, sites);
-                if (isObject(item.where)) walk(registry, target, item.update, path && [...path, { relation, where: item.where }], sites);
+                walk(registry, target, item.create, onCondition(undefined), sites);
+                if (isObject(item.where)) walk(registry, target, item.update, onCondition(path && [...path, { relation, where: item.where }]), sites);
             }
         } else {
-            if (ops.update !== undefined) walk(registry, target, toOneData(target, ops.update), path && [...path, { relation }], sites);
+            if (ops.update !== undefined) walk(registry, target, toOneData(target, ops.update), { path: path && [...path, { relation }], conditional }, sites);
             if (isObject(ops.upsert)) {
-                walk(registry, target, ops.upsert.create, undefined, sites);
-                walk(registry, target, toOneData(target, ops.upsert.update), path && [...path, { relation }], sites);
+                walk(registry, target, ops.upsert.create, onCondition(undefined), sites);
+                walk(registry, target, toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]), sites);
             }
         }
     }
@@ -97,11 +108,11 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, path: Ste
 /** The one-to-one links of an operation's arguments that need care (see above). */
 export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): OneToOneSites {
     const sites: OneToOneSites = { owner: [], unlink: [] };
-    if (op === 'create') walk(registry, model, args.data, undefined, sites);
-    else if (op === 'update') walk(registry, model, args.data, [], sites);
+    if (op === 'create') walk(registry, model, args.data, { path: undefined, conditional: false }, sites);
+    else if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, sites);
     else if (op === 'upsert') {
-        walk(registry, model, args.create, undefined, sites);
-        walk(registry, model, args.update, [], sites);
+        walk(registry, model, args.create, { path: undefined, conditional: true }, sites);
+        walk(registry, model, args.update, { path: [], conditional: true }, sites);
     }
     return sites;
 }
@@ -146,34 +157,61 @@ function notFound(relation: RelationField, target: ModelDef): RecordNotFoundErro
     return new RecordNotFoundError(`No '${target.name}' record was found for a nested connect on relation "${relation.name}"`);
 }
 
+/** How one owner-side relation becomes key values: found (or null), or only by creating its target first. */
+type KeyPlan = { values: Data | null | undefined } | { create: unknown } | { missing: true };
+
 /**
- * The value of one owner-side relation written as its foreign key values: `connect` and the found
- * record of `connectOrCreate` looked up, `create` (and a `connectOrCreate` that finds nothing) created
- * first, `disconnect: true` as null. Anything else cannot be written as a key: a 400 that says so.
+ * Plans one owner-side relation as foreign key values, reading but never writing: `connect` and the
+ * found record of `connectOrCreate` looked up, `disconnect: true` as null; a `create` (or a
+ * `connectOrCreate` that finds nothing) needs its target made first. Anything else cannot be written as
+ * a key: a 400 that says so.
  */
-async function keyValues(client: unknown, relation: RelationField, target: ModelDef, ops: Data): Promise<Data | null | undefined> {
+async function planKeys(client: unknown, relation: RelationField, target: ModelDef, ops: Data): Promise<KeyPlan> {
     const present = Object.keys(ops).filter((k) => ops[k] !== undefined);
     const op = present.length === 1 ? present[0] : undefined;
-    if (op === 'connect') return (await lookUp(client, relation, target, ops.connect)) ?? Promise.reject(notFound(relation, target));
-    if (op === 'create') return createTarget(client, relation, target, ops.create);
-    if (op === 'connectOrCreate' && isObject(ops.connectOrCreate)) {
-        return (await lookUp(client, relation, target, ops.connectOrCreate.where)) ?? createTarget(client, relation, target, ops.connectOrCreate.create);
+    if (op === 'connect') {
+        const found = await lookUp(client, relation, target, ops.connect);
+        return found ? { values: found } : { missing: true };
     }
-    if (op === 'disconnect' && ops.disconnect === false) return undefined;
-    if (op === 'disconnect' && ops.disconnect === true && relation.isOptional) return null;
+    if (op === 'create') return { create: ops.create };
+    if (op === 'connectOrCreate' && isObject(ops.connectOrCreate)) {
+        const found = await lookUp(client, relation, target, ops.connectOrCreate.where);
+        return found ? { values: found } : { create: ops.connectOrCreate.create };
+    }
+    if (op === 'disconnect' && ops.disconnect === false) return { values: undefined };
+    if (op === 'disconnect' && ops.disconnect === true && relation.isOptional) return { values: null };
     throw new BadRequestError(
         `invalid arguments: "${relation.name}": a write that links a one-to-one relation by its foreign key takes connect, connectOrCreate, create or disconnect on the record's other relations; write ${present.join(', ') || 'this'} separately`,
     );
 }
 
-/** Rewrites every owner-side relation of `data` (a copy the caller owns) as foreign key values. */
+/**
+ * Rewrites every owner-side relation of `data` (a copy the caller owns) as foreign key values. Data
+ * written only under a condition (an upsert's branches) is planned without side effects: when every
+ * relation resolves to values it is rewritten; otherwise (a target not found, or one to create first,
+ * which the branch may never need) it is left as it is, unless it also links an existing record one to
+ * one, which would then detach that record's partner unchecked: a 400 asking for separate writes.
+ */
 async function writeForeignKeys(client: unknown, registry: ModelRegistry, site: ForeignKeySite): Promise<void> {
+    const plans: Array<[RelationField, ModelDef, KeyPlan]> = [];
     for (const [key, ops] of Object.entries(site.data)) {
         const relation = site.model.relations.get(key);
         const target = relation && registry.models.get(relation.targetKey);
         if (!relation?.isOwner || !target || !isObject(ops)) continue;
-        const values = await keyValues(client, relation, target, ops);
-        delete site.data[key];
+        const plan = await planKeys(client, relation, target, ops);
+        if ('missing' in plan && !site.conditional) throw notFound(relation, target);
+        plans.push([relation, target, plan]);
+    }
+    if (site.conditional && plans.some(([, , plan]) => !('values' in plan))) {
+        const linked = plans.find(([relation, , plan]) => relation.oneToOne && 'values' in plan && plan.values);
+        if (!linked) return;
+        throw new BadRequestError(
+            `invalid arguments: "${linked[0].name}": an upsert branch that links an existing record one to one cannot also create or link records that are not there; write them separately`,
+        );
+    }
+    for (const [relation, target, plan] of plans) {
+        const values = 'create' in plan ? await createTarget(client, relation, target, plan.create) : 'values' in plan ? plan.values : undefined;
+        delete site.data[relation.name];
         if (values === undefined) continue;
         for (const [referenced, local] of Object.entries(relation.foreignKeyMapping ?? {})) site.data[local] = values === null ? null : values[referenced];
     }
