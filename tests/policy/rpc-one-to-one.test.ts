@@ -195,5 +195,36 @@ model Badge {
     });
 });
 
+describe('RPC one-to-one links by a key the user may not read [sqlite]', () => {
+    const SCHEMA = `
+model Member {
+  id     Int    @id
+  code   String @unique @allow('read', false)
+  locker Locker?
+  @@allow('all', true)
+}
+
+model Locker {
+  id         Int     @id
+  member     Member? @relation(fields: [memberCode], references: [code])
+  memberCode String? @unique
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.member.createMany({ data: [{ id: 1, code: 'm1' }, { id: 2, code: 'm2' }] });
+        await s.prisma.locker.createMany({ data: [{ id: 1 }, { id: 2, memberCode: 'm2' }] });
+    });
+    afterEach(() => s.cleanup());
+
+    it('links as the ORM does (the key cannot be written), never dropping the link', async () => {
+        const res = await rpcCaller(s, { user: { id: 1 } })('PUT', '/locker/update', { body: { where: { id: 1 }, data: { member: { connect: { id: 1 } } } } });
+        expect(res.status).toBe(200);
+        expect((await s.prisma.locker.findUnique({ where: { id: 1 } })).memberCode).toBe('m1');
+    });
+});
+
 describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));
 describePg('RPC one-to-one links', () => suite('postgresql'));

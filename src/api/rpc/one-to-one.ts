@@ -202,6 +202,8 @@ async function writeForeignKeys(client: unknown, registry: ModelRegistry, site: 
         if ('missing' in plan && !site.conditional) throw notFound(relation, target);
         plans.push([relation, target, plan]);
     }
+    // a referenced field the user may not read comes back without its value: the key cannot be written, the links stay as sent
+    if (plans.some(([relation, , plan]) => 'values' in plan && plan.values && Object.keys(relation.foreignKeyMapping ?? {}).some((f) => plan.values![f] === undefined))) return;
     if (site.conditional && plans.some(([, , plan]) => !('values' in plan))) {
         const linked = plans.find(([relation, , plan]) => relation.oneToOne && 'values' in plan && plan.values);
         if (!linked) return;
