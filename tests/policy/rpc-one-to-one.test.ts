@@ -198,9 +198,22 @@ model Badge {
 describe('RPC one-to-one links by a key the user may not read [sqlite]', () => {
     const SCHEMA = `
 model Member {
-  id     Int    @id
-  code   String @unique @allow('read', false)
+  id     Int     @id
+  code   String  @unique @allow('read', false)
   locker Locker?
+  @@allow('all', true)
+}
+
+model Owner {
+  id     Int     @id
+  locker Locker?
+  @@allow('all', true)
+}
+
+model Club {
+  id      Int      @id
+  code    String   @unique @allow('read', false)
+  lockers Locker[]
   @@allow('all', true)
 }
 
@@ -208,6 +221,10 @@ model Locker {
   id         Int     @id
   member     Member? @relation(fields: [memberCode], references: [code])
   memberCode String? @unique
+  owner      Owner?  @relation(fields: [ownerId], references: [id])
+  ownerId    Int?    @unique
+  club       Club?   @relation(fields: [clubCode], references: [code])
+  clubCode   String?
   @@allow('all', true)
 }
 `;
@@ -215,14 +232,27 @@ model Locker {
     beforeEach(async () => {
         s = await loadSchema(SCHEMA);
         await s.prisma.member.createMany({ data: [{ id: 1, code: 'm1' }, { id: 2, code: 'm2' }] });
+        await s.prisma.owner.createMany({ data: [{ id: 1 }, { id: 2 }] });
+        await s.prisma.club.create({ data: { id: 1, code: 'c1' } });
         await s.prisma.locker.createMany({ data: [{ id: 1 }, { id: 2, memberCode: 'm2' }] });
     });
     afterEach(() => s.cleanup());
+    const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });
+    const locker = async (id: number) => s.prisma.locker.findUnique({ where: { id } });
 
-    it('links as the ORM does (the key cannot be written), never dropping the link', async () => {
-        const res = await rpcCaller(s, { user: { id: 1 } })('PUT', '/locker/update', { body: { where: { id: 1 }, data: { member: { connect: { id: 1 } } } } });
-        expect(res.status).toBe(200);
-        expect((await s.prisma.locker.findUnique({ where: { id: 1 } })).memberCode).toBe('m1');
+    it('links as the ORM does when the key cannot be read, never dropping the link', async () => {
+        expect((await call('PUT', '/locker/update', { where: { id: 1 }, data: { member: { connect: { id: 1 } } } })).status).toBe(200);
+        expect((await locker(1)).memberCode).toBe('m1');
+        // the same for another relation of a write that links one to one by a readable key
+        expect((await call('POST', '/locker/create', { data: { id: 3, owner: { connect: { id: 1 } }, club: { connect: { id: 1 } } } })).status).toBe(201);
+        expect(await locker(3)).toMatchObject({ ownerId: 1, clubCode: 'c1' });
+    });
+
+    it('a record that would be created for another relation and whose key cannot be read refuses the whole write (400)', async () => {
+        const res = await call('POST', '/locker/create', { data: { id: 4, owner: { connect: { id: 2 } }, club: { create: { id: 5, code: 'c5' } } } });
+        expect([res.status, res.body.error?.message]).toEqual([400, expect.stringMatching(/the new "club" cannot be linked by its foreign key/)]);
+        expect(await s.prisma.club.count()).toBe(1);
+        expect(await locker(4)).toBeNull();
     });
 });
 

@@ -213,6 +213,10 @@ async function writeForeignKeys(client: unknown, registry: ModelRegistry, site: 
     }
     for (const [relation, target, plan] of plans) {
         const values = 'create' in plan ? await createTarget(client, relation, target, plan.create) : 'values' in plan ? plan.values : undefined;
+        if (values && Object.keys(relation.foreignKeyMapping ?? {}).some((f) => values[f] === undefined)) {
+            // made just now, but its key cannot be read: the whole write is refused (and rolled back)
+            throw new BadRequestError(`invalid arguments: the new "${relation.name}" cannot be linked by its foreign key, which the user may not read; create it in a separate write`);
+        }
         delete site.data[relation.name];
         if (values === undefined) continue;
         for (const [referenced, local] of Object.entries(relation.foreignKeyMapping ?? {})) site.data[local] = values === null ? null : values[referenced];
