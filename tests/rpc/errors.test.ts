@@ -1,3 +1,4 @@
+import { RestApiHandler } from '../../src/api/rest';
 import path from 'node:path';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
@@ -170,7 +171,7 @@ describe('500 and 503', () => {
         }
     });
 
-    it('503 when the database cannot be reached (P1001)', async () => {
+    it('503 with Retry-After when the database cannot be reached (P1001)', async () => {
         // a PostgreSQL client pointed at a closed port: no server needed, generation is offline
         const gen = generateSchema(BLOG_SCHEMA, 'postgresql');
         // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -186,6 +187,17 @@ describe('500 and 503', () => {
             expect((res.body as AnyBody).error).toMatchObject({ message: expect.stringMatching(/unavailable/), orm: true, code: 'P1001' });
             expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1/);
             expect(logger.lines.join('\n')).toMatch(/reach database/);
+            // it says when to retry, in both protocols (adapters pass the header on)
+            expect(res.headers).toEqual({ 'retry-after': '1' });
+            const rest = await RestApiHandler({ endpoint: 'http://localhost/api' })({
+                method: 'GET',
+                path: '/post',
+                query: {},
+                prisma: enhance(broken, { user: { id: 1 } }),
+                modelMeta: s.modelMeta,
+                logger: null,
+            });
+            expect([rest.status, rest.headers]).toEqual([503, { 'content-type': 'application/vnd.api+json', 'retry-after': '1' }]);
         } finally {
             await broken.$disconnect().catch(() => undefined);
         }

@@ -78,12 +78,14 @@ export class ApiHandlerService {
         const wire = toWire(adapter, response);
         // a body `toWire` could not serialize was replaced by a 500 error
         const body = wire.status === response.status ? response.body : JSON.parse(wire.body ?? 'null');
+        const res = (this.request as PlatformRequest).res;
+        const httpAdapter = this.httpAdapterHost.httpAdapter;
         if (wire.status >= 400) {
+            // Nest's exception layer writes the body (as JSON, as 2.x) and keeps the headers set on the response: a 503's Retry-After
+            if (res) for (const [name, value] of Object.entries(wire.headers)) if (name !== 'content-type') httpAdapter.setHeader(res, name, value);
             throw new HttpException(body as Record<string, unknown>, wire.status);
         }
-        const res = (this.request as PlatformRequest).res;
         if (res) {
-            const httpAdapter = this.httpAdapterHost.httpAdapter;
             httpAdapter.status(res, wire.status);
             for (const [name, value] of Object.entries(wire.headers)) {
                 httpAdapter.setHeader(res, name, value);

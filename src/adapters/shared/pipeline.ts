@@ -1,4 +1,5 @@
 import type { Response } from '../../types';
+import { retryHeaders } from '../../api/common/errors';
 import { describeError, log } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, messageOfThrown, NO_PRISMA_MESSAGE, renderAdapterError, statusOfThrown } from './errors';
 import type { ResolvedAdapter } from './options';
@@ -91,6 +92,8 @@ export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
             headers[name.toLowerCase()] = String(value);
         }
     }
+    // a 503 of a handler that did not say when to retry (one an application's own code answered, say)
+    for (const [name, value] of Object.entries(retryHeaders(res.status) ?? {})) headers[name] ??= value;
     if (BODYLESS.has(res.status) || res.body === undefined) {
         delete headers['content-type'];
         return { status: res.status, headers, body: undefined };

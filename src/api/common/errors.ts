@@ -76,6 +76,18 @@ const COMPILER_PANIC = /panicked at (query-compiler|query-engine)\//;
 const COMPILER_BROKEN = /memory access out of bounds/;
 
 const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
+
+/**
+ * `Retry-After` (seconds) of every 503: the conditions behind one (a busy pool, a write conflict, a
+ * database restarting) pass in about that time, and clients and proxies that honour the header back off
+ * instead of retrying at once.
+ */
+export const RETRY_AFTER_SECONDS = '1';
+
+/** The headers a response of `status` carries besides its content type: `Retry-After` on a 503. */
+export function retryHeaders(status: number): Record<string, string> | undefined {
+    return status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : undefined;
+}
 const BUSY_MESSAGE = 'the database is busy, try again later';
 const CONFLICT_MESSAGE = 'the request conflicted with a concurrent transaction, try again';
 

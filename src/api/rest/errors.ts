@@ -1,5 +1,5 @@
 import type { Response } from '../../types';
-import { classifyError, type ErrorKind } from '../common/errors';
+import { classifyError, retryHeaders, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
 import { formatIssues, zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import { pointerTo } from './json-pointer';
@@ -72,7 +72,8 @@ export function errorResponse(code: RestErrorCode, detail: string, extra: RestEr
     if (extra.ormCode) error.ormCode = extra.ormCode;
     if (extra.reason) error.reason = extra.reason;
     if (extra.meta) error.meta = extra.meta;
-    return { status, body: { errors: [error], jsonapi: JSONAPI_VERSION }, headers: JSONAPI_HEADERS };
+    const retry = retryHeaders(status);
+    return { status, body: { errors: [error], jsonapi: JSONAPI_VERSION }, headers: retry ? { ...JSONAPI_HEADERS, ...retry } : JSONAPI_HEADERS };
 }
 
 const KIND_TO_CODE: Record<ErrorKind, RestErrorCode> = {

@@ -1,4 +1,4 @@
-import { classifyError, DATA_VALIDATION_VIOLATION, type ErrorKind } from '../common/errors';
+import { classifyError, DATA_VALIDATION_VIOLATION, retryHeaders, type ErrorKind } from '../common/errors';
 import { describeError, log } from '../common/logger';
 import { zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import type { LoggerConfig, Response } from '../../types';
@@ -80,5 +80,6 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     } else {
         log(logger, 'debug', `RPC request rejected (${status} ${classified.kind}): ${err instanceof Error ? err.message : String(err)}`);
     }
-    return { status, body: { error } };
+    const headers = retryHeaders(status);
+    return headers ? { status, body: { error }, headers } : { status, body: { error } };
 }

@@ -25,6 +25,16 @@ export class UnauthorizedError extends Error {
     }
 }
 
+/** The application's own "try again later" (e.g. its session store is down), thrown by its auth. */
+export class MaintenanceError extends Error {
+    readonly status = 503;
+    readonly expose = true;
+    constructor() {
+        super('down for maintenance');
+        this.name = 'MaintenanceError';
+    }
+}
+
 /** What each adapter test receives to build its app. */
 export interface AdapterFixture {
     schema: TestSchema;
@@ -40,12 +50,15 @@ export interface AdapterFixture {
 
 /**
  * Maps the user header to a client: a number is a signed-in user, `invalid` makes the app's auth throw
- * a 401, `crash` makes it throw an unexpected error (carrying a secret that must not leak), `none`
+ * a 401, `maintenance` a 503, `crash` makes it throw an unexpected error (carrying a secret that must not leak), `none`
  * makes it return nothing (a misconfigured `getPrisma`); absent means anonymous.
  */
 export function userClient(schema: TestSchema, header: string | null | undefined): DbClientContract | undefined {
     if (header === 'invalid') {
         throw new UnauthorizedError();
+    }
+    if (header === 'maintenance') {
+        throw new MaintenanceError();
     }
     if (header === 'crash') {
         throw new Error('database password is hunter2');

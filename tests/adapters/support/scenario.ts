@@ -279,6 +279,10 @@ export function describeScenario(
             const unauthorized = await send('GET', url, { user: 'invalid' });
             expect(unauthorized.status).toBe(401);
             expect(unauthorized.body.error.message).toBe('invalid credentials');
+            // a 503 says when to retry, whoever answered it
+            const maintenance = await send('GET', url, { user: 'maintenance' });
+            expect([maintenance.status, maintenance.headers['retry-after']]).toEqual([503, '1']);
+            expect(unauthorized.headers['retry-after']).toBeUndefined();
             const crash = await send('GET', url, { user: 'crash' });
             expect(crash.status).toBe(500);
             expect(crash.text).not.toContain('hunter2');

@@ -14,6 +14,8 @@ export interface HttpRequest {
 export interface HttpResponse {
     status: number;
     contentType: string;
+    /** The `Retry-After` header, when there is one. */
+    retryAfter?: string;
     text: string;
     /** The parsed JSON body, `undefined` when there is none (204) or it is not JSON. */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,7 +56,8 @@ export function send(origin: string, req: HttpRequest): Promise<HttpResponse> {
                 } catch {
                     body = undefined;
                 }
-                resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, body });
+                const retryAfter = res.headers['retry-after'];
+                resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), retryAfter: retryAfter === undefined ? undefined : String(retryAfter), text, body });
             });
         });
         request.on('error', reject);

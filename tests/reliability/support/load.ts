@@ -74,6 +74,7 @@ export function checkResponses(outcomes: Outcome[]): string[] {
         if (status >= 400) {
             const problem = errorBodyProblem(protocolOf(o.op.request.path), o.res);
             if (problem) problems.push(`${label(o)}: ${problem}`);
+            if (status === 503 && o.res.retryAfter !== '1') problems.push(`${label(o)}: 503 without Retry-After: 1`);
         } else if (status !== 204 && (body === undefined || body.data === undefined)) {
             problems.push(`${label(o)}: ${status} without data: ${o.res.text.slice(0, 200)}`);
         }

@@ -82,6 +82,7 @@ export async function sendProbes(origin: string, probes: Probe[], tag: string): 
 export function unavailableProblem({ probe, res }: ProbeResult): string | undefined {
     const where = `${probe.name}: ${res.status} ${res.text.slice(0, 300)}`;
     if (res.status !== 503) return `${where}: expected 503`;
+    if (res.retryAfter !== '1') return `${where}: expected Retry-After: 1, got ${res.retryAfter}`;
     const problem = errorBodyProblem(probe.protocol, res);
     if (problem) return `${probe.name}: ${problem}`;
     const message: string = probe.protocol === 'rpc' ? res.body.error.message : res.body.errors[0].detail;
