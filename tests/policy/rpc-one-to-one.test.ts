@@ -256,5 +256,123 @@ model Locker {
     });
 });
 
+describe('RPC one-to-one links in shapes ZenStack writes its own way [sqlite]', () => {
+    const SCHEMA = `
+model Country {
+  code    String
+  lang    String
+  capital Capital?
+  @@id([code, lang])
+  @@allow('all', true)
+}
+
+model Capital {
+  id      Int      @id
+  country Country? @relation(fields: [cCode, cLang], references: [code, lang])
+  cCode   String?
+  cLang   String?
+  locked  Boolean  @default(false)
+  @@unique([cCode, cLang])
+  @@allow('read,create,delete', true)
+  @@allow('update', !locked)
+}
+
+model Person {
+  id      Int      @id
+  profile Profile?
+  posts   Post[]
+  @@allow('all', true)
+}
+
+model Profile {
+  id       Int     @id
+  person   Person? @relation(fields: [personId], references: [id])
+  personId Int?    @unique
+  @@allow('all', true)
+}
+
+model Post {
+  id       Int     @id
+  author   Person? @relation(fields: [authorId], references: [id])
+  authorId Int?
+  @@allow('all', true)
+}
+
+model Asset {
+  id      Int     @id
+  type    String
+  owner   Person2? @relation(fields: [ownerId], references: [id])
+  ownerId Int?
+  @@delegate(type)
+  @@allow('all', true)
+}
+
+model Person2 {
+  id     Int     @id
+  assets Asset[]
+  @@allow('all', true)
+}
+
+model Video extends Asset {
+  cover   Cover? @relation(fields: [coverId], references: [id])
+  coverId Int?   @unique
+}
+
+model Cover {
+  id    Int    @id
+  video Video?
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.country.createMany({ data: [{ code: 'fr', lang: 'fr' }, { code: 'ch', lang: 'de' }, { code: 'ch', lang: 'fr' }] });
+        await s.prisma.capital.createMany({ data: [{ id: 1, cCode: 'fr', cLang: 'fr', locked: true }, { id: 2 }, { id: 3, cCode: 'ch', cLang: 'fr' }] });
+        await s.prisma.person.createMany({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+        await s.prisma.profile.createMany({ data: [{ id: 1, personId: 1 }, { id: 2 }] });
+        await s.prisma.post.create({ data: { id: 1, authorId: 3 } });
+        await s.prisma.person2.createMany({ data: [{ id: 1 }, { id: 2 }] });
+        await s.prisma.cover.createMany({ data: [{ id: 1 }, { id: 2 }] });
+        await s.enhance().video.create({ data: { id: 1, owner: { connect: { id: 1 } } } });
+    });
+    afterEach(() => s.cleanup());
+    const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });
+    const capitals = async () => (await s.prisma.capital.findMany({ orderBy: { id: 'asc' } })).map((c: { cCode: string | null; cLang: string | null }) => c.cCode && `${c.cCode}_${c.cLang}`);
+
+    it('a compound foreign key: links from the other side, detaching a partner the user may update, refusing a locked one', async () => {
+        const free = await call('PUT', '/country/update', { where: { code_lang: { code: 'ch', lang: 'de' } }, data: { capital: { connect: { id: 2 } } } });
+        expect([free.status, free.body.error]).toEqual([200, undefined]);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_de', 'ch_fr']);
+        const replace = await call('PUT', '/country/update', { where: { code_lang: { code: 'ch', lang: 'fr' } }, data: { capital: { create: { id: 9 } } } });
+        expect(replace.status).toBe(200);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_de', null, 'ch_fr']);
+        const locked = await call('PUT', '/country/update', { where: { code_lang: { code: 'fr', lang: 'fr' } }, data: { capital: { connect: { id: 3 } } } });
+        expect(locked.status).toBe(403);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_de', null, 'ch_fr']);
+    });
+
+    it('a link from the other side under a to-one update', async () => {
+        const res = await call('PUT', '/post/update', { where: { id: 1 }, data: { author: { update: { profile: { connect: { id: 2 } } } } } });
+        expect([res.status, res.body.error]).toEqual([200, undefined]);
+        expect((await s.prisma.profile.findUnique({ where: { id: 2 } })).personId).toBe(3);
+        // with a partner: person 1's profile 1 is detached first
+        await s.prisma.post.update({ where: { id: 1 }, data: { authorId: 1 } });
+        const replace = await call('PUT', '/post/update', { where: { id: 1 }, data: { author: { update: { data: { profile: { connect: { id: 2 } } } } } } });
+        expect([replace.status, replace.body.error]).toEqual([200, undefined]);
+        expect((await s.prisma.profile.findMany({ orderBy: { id: 'asc' } })).map((p: { personId: number | null }) => p.personId)).toEqual([null, 1]);
+    });
+
+    it('a @@delegate model is written as sent (ZenStack turns keys back into connects there); an empty relation object is no change', async () => {
+        const video = await call('PUT', '/video/update', { where: { id: 1 }, data: { cover: { connect: { id: 2 } }, owner: { connect: { id: 2 } } } });
+        expect([video.status, video.body.error]).toEqual([200, undefined]);
+        expect(await s.enhance().video.findUnique({ where: { id: 1 } })).toMatchObject({ coverId: 2, ownerId: 2 });
+        const empty = await call('POST', '/post/create', { data: { id: 2, author: {} } });
+        expect(empty.status).toBe(201);
+        const profile = await call('POST', '/profile/create', { data: { id: 7, person: { connect: { id: 2 } } } });
+        expect(profile.status).toBe(201);
+    });
+});
+
 describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));
 describePg('RPC one-to-one links', () => suite('postgresql'));

@@ -100,6 +100,11 @@ export interface ModelDef {
     readableByAll: boolean;
     /** The models this one `extends` (a ZenStack `@@delegate` hierarchy), by schema name. */
     baseTypes: readonly string[];
+    /**
+     * Part of a `@@delegate` hierarchy (the base or a model extending it). ZenStack rewrites writes to such
+     * models: foreign key values become `connect`s again, for one.
+     */
+    delegated: boolean;
 }
 
 export interface ModelRegistry {
@@ -238,6 +243,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         hasToMany: [...relations.values()].some((r) => r.isArray),
         readableByAll: readableByAll(info.attributes),
         baseTypes: info.baseTypes ?? [],
+        delegated: (info.baseTypes?.length ?? 0) > 0 || !!info.attributes?.some((a) => a.name === '@@delegate'),
     };
 }
 

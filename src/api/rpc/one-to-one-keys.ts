@@ -67,6 +67,8 @@ type KeyPlan = { values: Data | null | undefined } | { create: unknown } | { mis
  */
 async function planKeys(client: unknown, relation: RelationField, target: ModelDef, ops: Data): Promise<KeyPlan> {
     const present = Object.keys(ops).filter((k) => ops[k] !== undefined);
+    // `{}`: no change, as the ORM reads it
+    if (present.length === 0) return { values: undefined };
     const op = present.length === 1 ? present[0] : undefined;
     if (op === 'connect') {
         const found = await lookUp(client, relation, target, ops.connect);

@@ -1,7 +1,8 @@
 import { isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
-import type { Args } from './input';
+import { isPlainObject, type Args } from './input';
+import { follow, selectAlong, uniqueWhere } from './relation-set';
 import { delegateOf, writeForeignKeys, type ForeignKeySite } from './one-to-one-keys';
 
 /**
@@ -69,7 +70,8 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, at: Place
         const relation = model.relations.get(key);
         const target = relation && registry.models.get(relation.targetKey);
         if (!relation || !target || !isObject(ops)) continue;
-        if (relation.oneToOne && relation.isOwner && (ops.connect !== undefined || ops.connectOrCreate !== undefined) && !sites.owner.some((o) => o.data === data)) {
+        // (on a @@delegate model ZenStack turns written keys back into connects: the guard cannot hold there)
+        if (relation.oneToOne && relation.isOwner && !model.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined) && !sites.owner.some((o) => o.data === data)) {
             sites.owner.push({ model, data, conditional });
         }
         if (path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((op) => ops[op] !== undefined)) {
@@ -123,12 +125,34 @@ function updateAlong(path: Step[], leaf: Data): Data {
     return data;
 }
 
-async function unlinkFirst(client: unknown, model: ModelDef, where: unknown, site: UnlinkFirst): Promise<void> {
+/** The ORM's own validation refusing a write ZenStack built (a nested disconnect it cannot express, say). */
+function isValidationError(err: unknown): boolean {
+    return (err as { name?: unknown } | null)?.name === 'PrismaClientValidationError';
+}
+
+/**
+ * Detaches the current partner of the record at the end of `site.path` before the write links another,
+ * checked against the partner's update rule. A partner the user can see is detached by an update of
+ * the partner itself (its foreign key set to null), which works for every key shape and path. One the
+ * user cannot see (or none) is left to a `disconnect: true` from this side, which ZenStack checks the
+ * same way; where ZenStack cannot express that disconnect (compound keys, under a to-one update) it is
+ * skipped: there is no partner the user can see to protect.
+ */
+async function unlinkFirst(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, site: UnlinkFirst): Promise<void> {
+    const { relation } = site;
+    const target = registry.models.get(relation.targetKey);
+    if (!target || !relation.backLink) return;
+    const record = isPlainObject(where) ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) }) : undefined;
+    const partner = follow(record, site.path)?.[relation.name];
     try {
-        await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [site.relation.name]: { disconnect: true } }), select: idSelect(model) });
+        if (isObject(partner)) {
+            await delegateOf(client, target).update({ where: uniqueWhere(target, partner), data: { [relation.backLink]: { disconnect: true } }, select: idSelect(target) });
+        } else {
+            await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [relation.name]: { disconnect: true } }), select: idSelect(model) });
+        }
     } catch (err) {
-        // the change happened, only its result is not readable; or the record (an upsert's) is not there yet
-        if (isNotReadable(err) || (err as { code?: unknown })?.code === 'P2025') return;
+        // the change happened, only its result is not readable; the record (an upsert's) is not there yet; or see above
+        if (isNotReadable(err) || (err as { code?: unknown })?.code === 'P2025' || (!isObject(partner) && isValidationError(err))) return;
         throw err;
     }
 }
@@ -138,7 +162,7 @@ async function unlinkFirst(client: unknown, model: ModelDef, where: unknown, sit
  * runs in: owner-side links become foreign key values, non-owner links are preceded by a checked unlink.
  */
 export async function guardOneToOne(client: unknown, registry: ModelRegistry, model: ModelDef, args: Args, sites: OneToOneSites): Promise<void> {
-    for (const site of sites.unlink) await unlinkFirst(client, model, args.where, site);
+    for (const site of sites.unlink) await unlinkFirst(client, registry, model, args.where, site);
     // innermost first: a nested create made on its own must already carry its own keys
     for (const site of [...sites.owner].reverse()) await writeForeignKeys(client, registry, site);
 }

@@ -131,7 +131,7 @@ function asFilter(model: ModelDef, where: Data): Data {
 }
 
 /** `{ rel: { where?, select: … } }` nesting from the top-level record down to the replaced relation. */
-function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef): Data {
+export function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef): Data {
     let select: Data = { [relation.name]: { select: idSelect(target) } };
     for (let i = path.length - 1; i >= 0; i--) {
         const step = path[i];
@@ -144,7 +144,7 @@ function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationFi
 }
 
 /** The record at the end of `path` in what `selectAlong` read, or undefined when the user cannot see it. */
-function follow(record: unknown, path: Step[]): Data | undefined {
+export function follow(record: unknown, path: Step[]): Data | undefined {
     let current = record;
     for (const step of path) {
         if (!isObject(current)) return undefined;
@@ -165,7 +165,7 @@ function idKey(model: ModelDef, record: Data): string | undefined {
 }
 
 /** The unique filter of a record from its id fields (`{ id }`, or `{ a_b: { a, b } }` for a compound id). */
-function uniqueWhere(model: ModelDef, record: Data): Data {
+export function uniqueWhere(model: ModelDef, record: Data): Data {
     if (model.idFields.length === 1) return { [model.idFields[0].name]: record[model.idFields[0].name] };
     const names = model.idFields.map((f) => f.name);
     const constraint = Object.values(model.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
