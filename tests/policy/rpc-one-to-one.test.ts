@@ -1,5 +1,5 @@
 import { describePg, requirePg } from '../support/postgres';
-import { ONE_TO_ONE_SCHEMA, seedOneToOne } from '../support/one-to-one-schema';
+import { ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneShapes } from '../support/one-to-one-schema';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { rpcCaller } from '../rpc/support';
 
@@ -257,84 +257,10 @@ model Locker {
 });
 
 describe('RPC one-to-one links in shapes ZenStack writes its own way [sqlite]', () => {
-    const SCHEMA = `
-model Country {
-  code    String
-  lang    String
-  capital Capital?
-  @@id([code, lang])
-  @@allow('all', true)
-}
-
-model Capital {
-  id      Int      @id
-  country Country? @relation(fields: [cCode, cLang], references: [code, lang])
-  cCode   String?
-  cLang   String?
-  locked  Boolean  @default(false)
-  @@unique([cCode, cLang])
-  @@allow('read,create,delete', true)
-  @@allow('update', !locked)
-}
-
-model Person {
-  id      Int      @id
-  profile Profile?
-  posts   Post[]
-  @@allow('all', true)
-}
-
-model Profile {
-  id       Int     @id
-  person   Person? @relation(fields: [personId], references: [id])
-  personId Int?    @unique
-  @@allow('all', true)
-}
-
-model Post {
-  id       Int     @id
-  author   Person? @relation(fields: [authorId], references: [id])
-  authorId Int?
-  @@allow('all', true)
-}
-
-model Asset {
-  id      Int     @id
-  type    String
-  owner   Person2? @relation(fields: [ownerId], references: [id])
-  ownerId Int?
-  @@delegate(type)
-  @@allow('all', true)
-}
-
-model Person2 {
-  id     Int     @id
-  assets Asset[]
-  @@allow('all', true)
-}
-
-model Video extends Asset {
-  cover   Cover? @relation(fields: [coverId], references: [id])
-  coverId Int?   @unique
-}
-
-model Cover {
-  id    Int    @id
-  video Video?
-  @@allow('all', true)
-}
-`;
     let s: TestSchema;
     beforeEach(async () => {
-        s = await loadSchema(SCHEMA);
-        await s.prisma.country.createMany({ data: [{ code: 'fr', lang: 'fr' }, { code: 'ch', lang: 'de' }, { code: 'ch', lang: 'fr' }] });
-        await s.prisma.capital.createMany({ data: [{ id: 1, cCode: 'fr', cLang: 'fr', locked: true }, { id: 2 }, { id: 3, cCode: 'ch', cLang: 'fr' }] });
-        await s.prisma.person.createMany({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
-        await s.prisma.profile.createMany({ data: [{ id: 1, personId: 1 }, { id: 2 }] });
-        await s.prisma.post.create({ data: { id: 1, authorId: 3 } });
-        await s.prisma.person2.createMany({ data: [{ id: 1 }, { id: 2 }] });
-        await s.prisma.cover.createMany({ data: [{ id: 1 }, { id: 2 }] });
-        await s.enhance().video.create({ data: { id: 1, owner: { connect: { id: 1 } } } });
+        s = await loadSchema(ONE_TO_ONE_SHAPES_SCHEMA);
+        await seedOneToOneShapes(s);
     });
     afterEach(() => s.cleanup());
     const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });

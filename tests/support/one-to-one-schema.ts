@@ -58,3 +58,91 @@ export async function seedOneToOne(s: TestSchema): Promise<void> {
     await s.prisma.card.create({ data: { id: 2, personId: 3 } });
     await s.prisma.card.create({ data: { id: 3, personId: 2 } });
 }
+
+/**
+ * One-to-one relations in shapes ZenStack writes its own way: a compound foreign key (`Capital.country`,
+ * capital 1 locked), a link under a to-one update (`Post.author` → `Person.profile`), and a `@@delegate`
+ * model owning one (`Video.cover`) beside a base relation (`Asset.owner`).
+ */
+export const ONE_TO_ONE_SHAPES_SCHEMA = `
+model Country {
+  code    String
+  lang    String
+  capital Capital?
+  @@id([code, lang])
+  @@allow('all', true)
+}
+
+model Capital {
+  id      Int      @id
+  country Country? @relation(fields: [cCode, cLang], references: [code, lang])
+  cCode   String?
+  cLang   String?
+  locked  Boolean  @default(false)
+  @@unique([cCode, cLang])
+  @@allow('read,create,delete', true)
+  @@allow('update', !locked)
+}
+
+model Person {
+  id      Int      @id
+  profile Profile?
+  posts   Post[]
+  @@allow('all', true)
+}
+
+model Profile {
+  id       Int     @id
+  person   Person? @relation(fields: [personId], references: [id])
+  personId Int?    @unique
+  @@allow('all', true)
+}
+
+model Post {
+  id       Int     @id
+  author   Person? @relation(fields: [authorId], references: [id])
+  authorId Int?
+  @@allow('all', true)
+}
+
+model Asset {
+  id      Int     @id
+  type    String
+  owner   Person2? @relation(fields: [ownerId], references: [id])
+  ownerId Int?
+  @@delegate(type)
+  @@allow('all', true)
+}
+
+model Person2 {
+  id     Int     @id
+  assets Asset[]
+  @@allow('all', true)
+}
+
+model Video extends Asset {
+  cover   Cover? @relation(fields: [coverId], references: [id])
+  coverId Int?   @unique
+}
+
+model Cover {
+  id    Int    @id
+  video Video?
+  @@allow('all', true)
+}
+`;
+
+/**
+ * Countries fr/fr, ch/de, ch/fr; capital 1 (fr/fr, locked), 2 (none), 3 (ch/fr). Persons 1-3, profile 1
+ * (person 1) and 2 (none), post 1 (by person 3). Person2s 1 and 2, covers 1 and 2, video 1 (owner 1).
+ */
+export async function seedOneToOneShapes(s: TestSchema): Promise<void> {
+    await s.prisma.country.createMany({ data: [{ code: 'fr', lang: 'fr' }, { code: 'ch', lang: 'de' }, { code: 'ch', lang: 'fr' }] });
+    await s.prisma.capital.createMany({ data: [{ id: 1, cCode: 'fr', cLang: 'fr', locked: true }, { id: 2 }, { id: 3, cCode: 'ch', cLang: 'fr' }] });
+    await s.prisma.person.createMany({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+    await s.prisma.profile.createMany({ data: [{ id: 1, personId: 1 }, { id: 2 }] });
+    await s.prisma.post.create({ data: { id: 1, authorId: 3 } });
+    await s.prisma.person2.createMany({ data: [{ id: 1 }, { id: 2 }] });
+    await s.prisma.cover.createMany({ data: [{ id: 1 }, { id: 2 }] });
+    await s.enhance().video.create({ data: { id: 1, owner: { connect: { id: 1 } } } });
+}

@@ -1,5 +1,5 @@
 import { describePg, requirePg } from '../../support/postgres';
-import { ONE_TO_ONE_MODELS, ONE_TO_ONE_SCHEMA, seedOneToOne } from '../../support/one-to-one-schema';
+import { ONE_TO_ONE_MODELS, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneShapes } from '../../support/one-to-one-schema';
 import type { Provider } from '../../support/schema';
 import { docOf, firstError, openApi, snapshot, type Api } from './harness';
 
@@ -148,3 +148,33 @@ function defineOneToOneTests(provider: Provider): void {
 
 describe('REST one-to-one relationships [sqlite]', () => defineOneToOneTests('sqlite'));
 describePg('REST one-to-one relationships', () => defineOneToOneTests('postgresql'));
+
+describe('REST one-to-one relationships in shapes ZenStack writes its own way [sqlite]', () => {
+    let api: Api;
+    beforeEach(async () => {
+        api = await openApi(ONE_TO_ONE_SHAPES_SCHEMA);
+        await seedOneToOneShapes(api.s);
+    });
+    afterEach(() => api.cleanup());
+    const capitals = async () => (await api.s.prisma.capital.findMany({ orderBy: { id: 'asc' } })).map((c: { cCode: string | null; cLang: string | null }) => c.cCode && `${c.cCode}_${c.cLang}`);
+
+    it('a compound foreign key: linked from the other side, a partner the user may update detached, a locked one refused', async () => {
+        const free = await api.call(ME, 'PATCH', '/country/ch_de/relationships/capital', { data: { type: 'capital', id: '2' } });
+        expect(free.status).toBe(200);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_de', 'ch_fr']);
+        const replace = await api.call(ME, 'PATCH', '/country/ch_fr/relationships/capital', { data: { type: 'capital', id: '2' } });
+        expect(replace.status).toBe(200);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_fr', null]);
+        const locked = await api.call(ME, 'PATCH', '/country/fr_fr/relationships/capital', { data: { type: 'capital', id: '3' } });
+        expect([locked.status, firstError(locked).code]).toEqual([403, 'forbidden']);
+        expect(await capitals()).toEqual(['fr_fr', 'ch_fr', null]);
+    });
+
+    it('a @@delegate model is written as sent, with a relation of its base beside it', async () => {
+        const res = await api.call(ME, 'PATCH', '/video/1', {
+            data: { type: 'video', id: '1', relationships: { cover: { data: { type: 'cover', id: '2' } }, owner: { data: { type: 'person2', id: '2' } } } },
+        });
+        expect(res.status).toBe(200);
+        expect(await api.s.enhance().video.findUnique({ where: { id: 1 } })).toMatchObject({ coverId: 2, ownerId: 2 });
+    });
+});

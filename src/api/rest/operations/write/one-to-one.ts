@@ -43,7 +43,8 @@ function toOne(model: RestModel, data: Data, owner: boolean): RestRelationship[]
 
 /** Whether `data` links a one-to-one relation from its owner side (a write that `ownerLinksAsForeignKeys` rewrites). */
 export function linksOwnedOneToOne(model: RestModel, data: Data): boolean {
-    return toOne(model, data, true).some((rel) => rel.field.oneToOne && connectOf(data[rel.name]));
+    // on a @@delegate model ZenStack turns written keys back into connects: the write goes as sent
+    return !model.def.delegated && toOne(model, data, true).some((rel) => rel.field.oneToOne && connectOf(data[rel.name]));
 }
 
 /** A where's values as the id a message shows (`7`, `sci_en`). */
@@ -133,14 +134,39 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
             if (current) throw cannotDetach(model, rel, pointers[rel.name]);
             continue;
         }
-        try {
-            // always sent: a partner the user cannot see is detached only if its update rule allows it
-            await db[model.key].update({ where, data: { [rel.name]: { disconnect: true } }, select: idSelect(model) });
-        } catch (err) {
-            if (!isNotReadable(err)) throw err; // the detach happened; the link follows in the same transaction
-        }
+        await detachPartner(db, model, rel, where, current);
     }
     return out;
+}
+
+/** A unique filter of `target` from the values of its resource id fields (a compound key by its constraint's name). */
+function whereOf(target: RestModel, values: Data): Data {
+    const names = target.idFields.map((f) => f.name);
+    if (names.length === 1) return { [names[0]]: values[names[0]] };
+    const constraint = Object.values(target.def.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
+    return { [constraint?.name ?? names.join('_')]: Object.fromEntries(names.map((n) => [n, values[n]])) };
+}
+
+/**
+ * Detaches the record's current partner under the partner's update rule. One the user can see is
+ * detached by an update of the partner itself (its foreign key set to null), which works for every key
+ * shape; otherwise a `disconnect` is sent from this side, for a partner the user cannot see (ZenStack
+ * checks its rule the same way), and skipped where ZenStack cannot express it (compound keys).
+ */
+async function detachPartner(db: CrudContract, model: RestModel, rel: RestRelationship, where: Data, current: Data | null | undefined): Promise<void> {
+    const partnerSide = rel.field.backLink;
+    try {
+        if (current && partnerSide) {
+            await db[rel.target.key].update({ where: whereOf(rel.target, current), data: { [partnerSide]: { disconnect: true } }, select: idSelect(rel.target) });
+        } else {
+            await db[model.key].update({ where, data: { [rel.name]: { disconnect: true } }, select: idSelect(model) });
+        }
+    } catch (err) {
+        // the detach happened (its result is not readable); the link follows in the same transaction
+        if (isNotReadable(err)) return;
+        if (!current && (err as { name?: unknown } | null)?.name === 'PrismaClientValidationError') return;
+        throw err;
+    }
 }
 
 /** The fields (or the index name) of a unique violation, as far as the error tells them (PostgreSQL's come quoted). */
