@@ -6,8 +6,8 @@ import { loadSchema, type TestSchema } from '../support/schema';
 /**
  * Two requests replacing the same to-many relationship at once, with different lists. Each computes what
  * to detach from the members it reads; at Read Committed (PostgreSQL's default) both succeeded and left
- * the union of the two lists, which neither asked for (a REST upsert answers 201 where the others answer 200). Now the result is exactly one of the lists, and a
- * request that lost the race answers 503 (try again) without writing anything.
+ * the union of the two lists, which neither asked for (a REST upsert answers 201 where the others answer 200). Now the result is exactly one of the lists: a
+ * request that loses the race is run again, and answers 503 (try again) without writing anything only if it keeps losing.
  */
 
 const ROWS = ['a1', 'a2', 'a3'];

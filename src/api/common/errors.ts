@@ -216,6 +216,12 @@ const NO_PERMISSION_CHECKERS = /permission checkers not found/i;
 const CHECK_UNAVAILABLE_MESSAGE =
     'operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)';
 
+/** A serialization failure or deadlock: the transaction lost to a concurrent one and may simply be run again. */
+export function isTransactionConflict(err: unknown): boolean {
+    const classified = classifyError(err);
+    return classified.kind === 'unavailable' && classified.message === CONFLICT_MESSAGE;
+}
+
 export function classifyError(err: unknown): ClassifiedError {
     if (err instanceof BadRequestError || err instanceof CodecError) {
         return { kind: 'bad-request', message: err.message };

@@ -17,7 +17,8 @@ const SNAPSHOT: Record<string, string> = { postgresql: 'RepeatableRead', cockroa
  * Writes computed from what the same transaction read (a relationship replaced by the difference to its
  * current members): under concurrent replacements only serializable isolation keeps the result one of the
  * requested sets (at Read Committed two of them both succeed and leave their union); the loser gets a
- * serialization failure, answered 503 "conflict, try again".
+ * serialization failure and is run again (`transactionKeepingWrites`), answered 503 "conflict, try again"
+ * only when it keeps losing.
  */
 const READ_THEN_WRITE: Record<string, string> = { postgresql: 'Serializable', cockroachdb: 'Serializable', mysql: 'Serializable' };
 

@@ -27,6 +27,11 @@ export interface PreparedCall {
      * them first (against the current members, as foreign keys, after a checked unlink).
      */
     guarded: boolean;
+    /**
+     * The rewrite computes what to write from what it reads (a relation `set`): serializable where the
+     * database offers it. (One-to-one links rely on the unique constraint and policy checks instead.)
+     */
+    readThenWrite: boolean;
 }
 
 /**
@@ -59,8 +64,9 @@ export function prepareCall(
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
-    const guarded = setSites.length > 0 || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
-    return { registry, model, op, args: prepared, guarded };
+    const readThenWrite = setSites.length > 0;
+    const guarded = readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
+    return { registry, model, op, args: prepared, guarded, readThenWrite };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -109,6 +115,5 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
         return clientMethod(tx, call.model, call.op)(args);
     };
     if (inTransaction) return run(client);
-    // what is written is computed from what is read in the same transaction: serializable
-    return transactionKeepingWrites(client, run, readThenWriteOptions(client));
+    return transactionKeepingWrites(client, run, call.readThenWrite ? readThenWriteOptions(client) : undefined);
 }

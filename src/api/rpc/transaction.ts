@@ -122,7 +122,7 @@ export async function runSequentialTransaction(
             }
             current = -1; // a failure from here on is the commit's, not an operation's
             return out;
-        }, calls.some((c) => c.guarded) ? readThenWriteOptions(prisma) : undefined);
+        }, calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined);
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)
