@@ -34,7 +34,7 @@ describePg('concurrent relationship changes of different records (PostgreSQL)', 
     const authorsOf = async (ids: number[]) =>
         (await s.prisma.post.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } })).map((p: { authorId: number | null }) => p.authorId);
 
-    it('every user replaces its own posts at once, through RPC set and REST PATCH: all succeed', async () => {
+    it('every user replaces its own posts at once, through RPC set, a sequential transaction and REST PATCH: all succeed', async () => {
         if (!(await requirePg())) return;
         const posts = await blog();
         const rpc = RPCApiHandler();
@@ -43,8 +43,10 @@ describePg('concurrent relationship changes of different records (PostgreSQL)', 
         const answers = await Promise.all(
             posts.map((mine, i) => {
                 const u = i + 1;
-                return u % 2 === 0
-                    ? rpc({ ...ctx(u), method: 'PUT', path: '/user/update', requestBody: { where: { id: u }, data: { posts: { set: [{ id: mine[0] }] } } } })
+                const args = { where: { id: u }, data: { posts: { set: [{ id: mine[0] }] } } };
+                if (u % 3 === 0) return rpc({ ...ctx(u), method: 'POST', path: '/$transaction/sequential', requestBody: [{ model: 'user', op: 'update', args }] });
+                return u % 3 === 1
+                    ? rpc({ ...ctx(u), method: 'PUT', path: '/user/update', requestBody: args })
                     : rest({ ...ctx(u), method: 'PATCH', path: `/user/${u}/relationships/posts`, requestBody: { data: [{ type: 'post', id: String(mine[0]) }] } });
             }),
         );

@@ -25,29 +25,37 @@ const SERIALIZABLE_ATTEMPTS = 8;
 export async function transactionKeepingWrites<T>(client: unknown, fn: (tx: unknown) => Promise<T>, options?: { isolationLevel: string }): Promise<T> {
     const $transaction = (client as { $transaction?: unknown } | null)?.$transaction;
     if (typeof $transaction !== 'function') throw new Error('the client does not support interactive transactions');
+    const outcome = await retryingConflicts(options, () =>
+        ($transaction as TransactionFn<{ result: T } | { unreadable: unknown }>).call(
+            client,
+            async (tx) => {
+                try {
+                    return { result: await fn(tx) };
+                } catch (err) {
+                    if (isNotReadable(err)) return { unreadable: err };
+                    throw err;
+                }
+            },
+            options,
+        ),
+    );
+    if ('unreadable' in outcome) throw outcome.unreadable;
+    return outcome.result;
+}
+
+/**
+ * Runs `attempt` (one whole transaction) again when, under serializable `options`, it lost to a
+ * concurrent transaction: up to `SERIALIZABLE_ATTEMPTS` times in all, after short random pauses.
+ */
+export async function retryingConflicts<T>(options: { isolationLevel: string } | undefined, attempt: () => Promise<T>): Promise<T> {
     const retries = options?.isolationLevel === 'Serializable';
-    for (let attempt = 1; ; attempt++) {
-        let outcome: { result: T } | { unreadable: unknown };
+    for (let n = 1; ; n++) {
         try {
-            outcome = await ($transaction as TransactionFn<{ result: T } | { unreadable: unknown }>).call(
-                client,
-                async (tx) => {
-                    try {
-                        return { result: await fn(tx) };
-                    } catch (err) {
-                        if (isNotReadable(err)) return { unreadable: err };
-                        throw err;
-                    }
-                },
-                options,
-            );
+            return await attempt();
         } catch (err) {
-            if (!retries || attempt >= SERIALIZABLE_ATTEMPTS || !isTransactionConflict(err)) throw err;
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-            continue;
+            if (!retries || n >= SERIALIZABLE_ATTEMPTS || !isTransactionConflict(err)) throw err;
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * n));
         }
-        if ('unreadable' in outcome) throw outcome.unreadable;
-        return outcome.result;
     }
 }
 

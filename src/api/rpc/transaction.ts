@@ -3,7 +3,7 @@ import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import type { ModelRegistry } from '../common/model-registry';
 import type { LoggerConfig, Response } from '../../types';
-import { isNotReadable } from '../common/transactions';
+import { isNotReadable, retryingConflicts } from '../common/transactions';
 import { prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject, readBodyArgs } from './input';
@@ -107,22 +107,29 @@ export async function runSequentialTransaction(
     let current = -1;
     // the first operation whose write happened but whose result cannot be read back (not a failure)
     const found: { unreadable?: { index: number; err: unknown } } = {};
-    try {
-        const results = await ($transaction as TransactionFn).call(prisma, async (tx) => {
-            const out: unknown[] = [];
-            for (let i = 0; i < calls.length; i++) {
-                current = i;
-                try {
-                    out.push(await runCall(tx, calls[i], true));
-                } catch (err) {
-                    if (!isNotReadable(err)) throw err;
-                    found.unreadable ??= { index: i, err };
-                    out.push(undefined);
-                }
+    /** One run of every operation in `tx`; a failure names its operation through `current`. */
+    const runAll = async (tx: unknown): Promise<unknown[]> => {
+        const out: unknown[] = [];
+        for (let i = 0; i < calls.length; i++) {
+            current = i;
+            try {
+                out.push(await runCall(tx, calls[i], true));
+            } catch (err) {
+                if (!isNotReadable(err)) throw err;
+                found.unreadable ??= { index: i, err };
+                out.push(undefined);
             }
-            current = -1; // a failure from here on is the commit's, not an operation's
-            return out;
-        }, calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined);
+        }
+        current = -1; // a failure from here on is the commit's, not an operation's
+        return out;
+    };
+    const isolation = calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined;
+    try {
+        // a serializable transaction that lost to a concurrent one is run again from the start
+        const results = await retryingConflicts(isolation, () => {
+            found.unreadable = undefined;
+            return ($transaction as TransactionFn).call(prisma, runAll, isolation);
+        });
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)
