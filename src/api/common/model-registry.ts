@@ -39,6 +39,8 @@ export interface ScalarField {
     readProtected: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
+    /** A native uuid column (`@db.Uuid`): the database compares its values case-insensitively and answers them lower-case. */
+    isUuid: boolean;
     /**
      * A strongly typed JSON field (`address Address @json`, `tags Tag[] @json`): the name of its `type`.
      * Its kind is `Json` and it is never a scalar list (the column holds one JSON value, an array too);
@@ -218,6 +220,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 relationField: field.relationField,
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 omitted,
+                isUuid: hasAttribute(field, '@db.Uuid'),
                 typeDef: field.isTypeDef ? field.type : undefined,
                 info: field,
             };

@@ -36,7 +36,9 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
             case 'Boolean':
                 return text === 'true' ? true : text === 'false' ? false : bad();
             default:
-                return text;
+                // a native uuid in any letter case names the same record: the canonical (lower-case) form
+                // compares equal to what the database answers (data.id against the URL, members by id)
+                return field.isUuid ? text.toLowerCase() : text;
         }
     } catch (err) {
         if (err instanceof CodecError) return bad();
