@@ -1,5 +1,5 @@
 import { describePg, requirePg } from '../support/postgres';
-import { ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneShapes } from '../support/one-to-one-schema';
+import { ONE_TO_ONE_HIDDEN_KEY_SCHEMA, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneHiddenKeys, seedOneToOneShapes } from '../support/one-to-one-schema';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { rpcCaller } from '../rpc/support';
 
@@ -196,45 +196,10 @@ model Badge {
 });
 
 describe('RPC one-to-one links by a key the user may not read [sqlite]', () => {
-    const SCHEMA = `
-model Member {
-  id     Int     @id
-  code   String  @unique @allow('read', false)
-  locker Locker?
-  @@allow('all', true)
-}
-
-model Owner {
-  id     Int     @id
-  locker Locker?
-  @@allow('all', true)
-}
-
-model Club {
-  id      Int      @id
-  code    String   @unique @allow('read', false)
-  lockers Locker[]
-  @@allow('all', true)
-}
-
-model Locker {
-  id         Int     @id
-  member     Member? @relation(fields: [memberCode], references: [code])
-  memberCode String? @unique
-  owner      Owner?  @relation(fields: [ownerId], references: [id])
-  ownerId    Int?    @unique
-  club       Club?   @relation(fields: [clubCode], references: [code])
-  clubCode   String?
-  @@allow('all', true)
-}
-`;
     let s: TestSchema;
     beforeEach(async () => {
-        s = await loadSchema(SCHEMA);
-        await s.prisma.member.createMany({ data: [{ id: 1, code: 'm1' }, { id: 2, code: 'm2' }] });
-        await s.prisma.owner.createMany({ data: [{ id: 1 }, { id: 2 }] });
-        await s.prisma.club.create({ data: { id: 1, code: 'c1' } });
-        await s.prisma.locker.createMany({ data: [{ id: 1 }, { id: 2, memberCode: 'm2' }] });
+        s = await loadSchema(ONE_TO_ONE_HIDDEN_KEY_SCHEMA);
+        await seedOneToOneHiddenKeys(s);
     });
     afterEach(() => s.cleanup());
     const call = (method: string, path: string, body: unknown) => rpcCaller(s, { user: { id: 1 } })(method, path, { body });

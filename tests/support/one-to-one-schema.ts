@@ -146,3 +146,49 @@ export async function seedOneToOneShapes(s: TestSchema): Promise<void> {
     await s.prisma.cover.createMany({ data: [{ id: 1 }, { id: 2 }] });
     await s.enhance().video.create({ data: { id: 1, owner: { connect: { id: 1 } } } });
 }
+
+/**
+ * Relations that reference a key the user may not read (`Member.code`, `Club.code`: `@allow('read', false)`):
+ * the guard cannot write such a key. `Locker` links a member (one to one, by code), an owner (one to one,
+ * by id) and a club (many to one, by code).
+ */
+export const ONE_TO_ONE_HIDDEN_KEY_SCHEMA = `
+model Member {
+  id     Int     @id
+  code   String  @unique @allow('read', false)
+  locker Locker?
+  @@allow('all', true)
+}
+
+model Owner {
+  id     Int     @id
+  locker Locker?
+  @@allow('all', true)
+}
+
+model Club {
+  id      Int      @id
+  code    String   @unique @allow('read', false)
+  lockers Locker[]
+  @@allow('all', true)
+}
+
+model Locker {
+  id         Int     @id
+  member     Member? @relation(fields: [memberCode], references: [code])
+  memberCode String? @unique
+  owner      Owner?  @relation(fields: [ownerId], references: [id])
+  ownerId    Int?    @unique
+  club       Club?   @relation(fields: [clubCode], references: [code])
+  clubCode   String?
+  @@allow('all', true)
+}
+`;
+
+/** Members 1 (m1) and 2 (m2), owners 1 and 2, club 1 (c1); locker 1 (nothing linked), locker 2 (member m2). */
+export async function seedOneToOneHiddenKeys(s: TestSchema): Promise<void> {
+    await s.prisma.member.createMany({ data: [{ id: 1, code: 'm1' }, { id: 2, code: 'm2' }] });
+    await s.prisma.owner.createMany({ data: [{ id: 1 }, { id: 2 }] });
+    await s.prisma.club.create({ data: { id: 1, code: 'c1' } });
+    await s.prisma.locker.createMany({ data: [{ id: 1 }, { id: 2, memberCode: 'm2' }] });
+}

@@ -59,10 +59,19 @@ export function whereById(model: RestModel, id: unknown, divider: string, pointe
     if (parts.length !== fields.length) {
         throw new RestError('invalid-id', `a ${model.type} id has ${fields.length} parts joined with "${divider}"`, pointer ? { source: { pointer } } : {});
     }
-    const compound: Record<string, unknown> = {};
+    const values: Record<string, unknown> = {};
     fields.forEach((f, i) => {
-        compound[f.name] = parseIdValue(f, parts[i], pointer);
+        values[f.name] = parseIdValue(f, parts[i], pointer);
     });
+    return whereByIdValues(model, values);
+}
+
+/** The unique `where` of a resource from the values of its id fields (`{ id }`, or the compound id's input). */
+export function whereByIdValues(model: RestModel, values: Record<string, unknown>): Record<string, unknown> {
+    const fields = model.idFields;
+    if (fields.length === 1) return { [fields[0].name]: values[fields[0].name] };
+    const compound: Record<string, unknown> = {};
+    for (const f of fields) compound[f.name] = values[f.name];
     return { [compoundIdName(model)]: compound };
 }
 

@@ -3,6 +3,7 @@ import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject } from './input';
+import { delegateOf } from './write-walk';
 
 /**
  * Owner-side relations written as their foreign key values (see one-to-one.ts for why): targets looked
@@ -16,14 +17,8 @@ export interface ForeignKeySite {
     model: ModelDef;
     /** Rewritten in place: the caller passes a copy. */
     data: Data;
-    /** Written only under a condition the write itself decides (an upsert branch, a connectOrCreate's create; see `Place` in one-to-one.ts). */
+    /** Written only under a condition the write itself decides (an upsert branch, a connectOrCreate's create; see `Place`). */
     conditional: boolean;
-}
-
-type Delegate = { findUnique(args: Data): Promise<unknown>; create(args: Data): Promise<unknown>; update(args: Data): Promise<unknown> };
-
-export function delegateOf(client: unknown, model: ModelDef): Delegate {
-    return (client as Record<string, Delegate>)[model.key];
 }
 
 /** `{ <referenced field>: true }` for the fields a relation's foreign key references. */

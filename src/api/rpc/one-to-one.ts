@@ -1,9 +1,10 @@
 import { isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
-import { isNotReadable } from '../common/transactions';
+import { classifyError } from '../common/errors';
 import { isPlainObject, type Args } from './input';
 import { follow, selectAlong, uniqueWhere } from './relation-set';
-import { delegateOf, writeForeignKeys, type ForeignKeySite } from './one-to-one-keys';
+import { writeForeignKeys, type ForeignKeySite } from './one-to-one-keys';
+import { delegateOf, walkWrites, type Step } from './write-walk';
 
 /**
  * Linking a record on one side of a one-to-one relation makes Prisma detach the record that was linked
@@ -24,12 +25,6 @@ import { delegateOf, writeForeignKeys, type ForeignKeySite } from './one-to-one-
 
 type Data = Record<string, unknown>;
 
-/** From the top-level record to a nested one: the relation, and the nested item's unique filter on a to-many step. */
-interface Step {
-    relation: RelationField;
-    where?: Data;
-}
-
 interface UnlinkFirst {
     path: Step[];
     relation: RelationField;
@@ -42,78 +37,23 @@ export interface OneToOneSites {
 
 const LINKS = ['connect', 'create', 'connectOrCreate'];
 
-function many(value: unknown): unknown[] {
-    return Array.isArray(value) ? value : value === undefined ? [] : [value];
-}
-
-/** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
-function toOneData(target: ModelDef, value: unknown): unknown {
-    return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
-}
-
-/**
- * Where a write's data sits: `path` is how an update reaches the record (undefined under a create: a new
- * record has no partner to detach); `conditional` marks data that is written only if a record is there
- * (an upsert's `update`) or is not (an upsert's `create`, a `connectOrCreate`'s `create`).
- */
-interface Place {
-    path: Step[] | undefined;
-    conditional: boolean;
-}
-
-function walk(registry: ModelRegistry, model: ModelDef, data: unknown, at: Place, sites: OneToOneSites): void {
-    if (!isObject(data)) return;
-    const { path, conditional } = at;
-    const created: Place = { path: undefined, conditional };
-    const onCondition = (next: Step[] | undefined): Place => ({ path: next, conditional: true });
-    for (const [key, ops] of Object.entries(data)) {
-        const relation = model.relations.get(key);
-        const target = relation && registry.models.get(relation.targetKey);
-        if (!relation || !target || !isObject(ops)) continue;
-        // (on a @@delegate model ZenStack turns written keys back into connects: the guard cannot hold there)
-        if (relation.oneToOne && relation.isOwner && !model.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined) && !sites.owner.some((o) => o.data === data)) {
-            sites.owner.push({ model, data, conditional });
-        }
-        if (path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((op) => ops[op] !== undefined)) {
-            sites.unlink.push({ path, relation });
-        }
-        for (const item of many(ops.create)) walk(registry, target, item, created, sites);
-        for (const item of many(ops.connectOrCreate)) if (isObject(item)) walk(registry, target, item.create, onCondition(undefined), sites);
-        if (relation.isArray) {
-            for (const item of many(ops.update)) {
-                if (isObject(item) && isObject(item.where)) walk(registry, target, item.data, { path: path && [...path, { relation, where: item.where }], conditional }, sites);
-            }
-            for (const item of many(ops.upsert)) {
-                if (!isObject(item)) continue;
-                walk(registry, target, item.create, onCondition(undefined), sites);
-                if (isObject(item.where)) walk(registry, target, item.update, onCondition(path && [...path, { relation, where: item.where }]), sites);
-            }
-        } else {
-            if (ops.update !== undefined) walk(registry, target, toOneData(target, ops.update), { path: path && [...path, { relation }], conditional }, sites);
-            if (isObject(ops.upsert)) {
-                walk(registry, target, ops.upsert.create, onCondition(undefined), sites);
-                walk(registry, target, toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]), sites);
-            }
-        }
-    }
-}
-
 /** The one-to-one links of an operation's arguments that need care (see above). */
 export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): OneToOneSites {
     const sites: OneToOneSites = { owner: [], unlink: [] };
-    if (op === 'create') walk(registry, model, args.data, { path: undefined, conditional: false }, sites);
-    else if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, sites);
-    else if (op === 'upsert') {
-        walk(registry, model, args.create, { path: undefined, conditional: true }, sites);
-        walk(registry, model, args.update, { path: [], conditional: true }, sites);
-    }
+    walkWrites(registry, model, op, args, ({ model: holder, data, relation, ops, place }) => {
+        // (on a @@delegate model ZenStack turns written keys back into connects: the guard cannot hold there)
+        const ownerLink = relation.oneToOne && relation.isOwner && !holder.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined);
+        if (ownerLink && !sites.owner.some((o) => o.data === data)) sites.owner.push({ model: holder, data, conditional: place.conditional });
+        if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((link) => ops[link] !== undefined)) {
+            sites.unlink.push({ path: place.path, relation });
+        }
+    });
     return sites;
 }
 
 export function hasOneToOneSites(sites: OneToOneSites): boolean {
     return sites.owner.length > 0 || sites.unlink.length > 0;
 }
-
 
 /** `{ a: { update: { where?, data: { b: … } } } }`: an update of the record at the end of `path` with `leaf`. */
 function updateAlong(path: Step[], leaf: Data): Data {
@@ -123,11 +63,6 @@ function updateAlong(path: Step[], leaf: Data): Data {
         data = { [step.relation.name]: { update: step.where ? { where: step.where, data } : { data } } };
     }
     return data;
-}
-
-/** The ORM's own validation refusing a write ZenStack built (a nested disconnect it cannot express, say). */
-function isValidationError(err: unknown): boolean {
-    return (err as { name?: unknown } | null)?.name === 'PrismaClientValidationError';
 }
 
 /**
@@ -151,8 +86,10 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
             await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [relation.name]: { disconnect: true } }), select: idSelect(model) });
         }
     } catch (err) {
-        // the change happened, only its result is not readable; the record (an upsert's) is not there yet; or see above
-        if (isNotReadable(err) || (err as { code?: unknown })?.code === 'P2025' || (!isObject(partner) && isValidationError(err))) return;
+        // the change happened, only its result is not readable; the record (an upsert's) is not there yet;
+        // or the ORM refused the disconnect ZenStack built (see above)
+        const { kind } = classifyError(err);
+        if (kind === 'not-readable' || kind === 'not-found' || (!isObject(partner) && kind === 'validation')) return;
         throw err;
     }
 }

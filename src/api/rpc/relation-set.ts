@@ -2,6 +2,7 @@ import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject } from '../common/guards';
 import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isPlainObject, type Args } from './input';
+import { delegateOf, many, walkWrites, type Step } from './write-walk';
 
 /**
  * ZenStack 2.x runs a to-many `set` in a nested update without checking the update rule of the
@@ -19,13 +20,6 @@ import { isPlainObject, type Args } from './input';
 
 type Data = Record<string, unknown>;
 
-/** How to reach the record that holds a relation, starting from the top-level record. */
-interface Step {
-    relation: RelationField;
-    /** The nested item's unique filter on a to-many step. */
-    where?: Data;
-}
-
 export interface SetSite {
     /** From the top-level record to the record whose relation is replaced. */
     path: Step[];
@@ -35,42 +29,12 @@ export interface SetSite {
     holder: Data;
 }
 
-function many(value: unknown): unknown[] {
-    return Array.isArray(value) ? value : value === undefined ? [] : [value];
-}
-
-/** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
-function toOneData(target: ModelDef, value: unknown): unknown {
-    if (isObject(value) && isObject(value.data) && !target.fields.has('data')) return value.data;
-    return value;
-}
-
-function walkData(registry: ModelRegistry, model: ModelDef, data: unknown, path: Step[], sites: SetSite[]): void {
-    if (!isObject(data)) return;
-    for (const [key, ops] of Object.entries(data)) {
-        const relation = model.relations.get(key);
-        const target = relation && registry.models.get(relation.targetKey);
-        if (!relation || !target || !isObject(ops)) continue;
-        if (relation.isArray) {
-            if ('set' in ops) sites.push({ path, relation, target, holder: ops });
-            for (const item of many(ops.update)) {
-                if (isObject(item) && isObject(item.where)) walkData(registry, target, item.data, [...path, { relation, where: item.where }], sites);
-            }
-            for (const item of many(ops.upsert)) {
-                if (isObject(item) && isObject(item.where)) walkData(registry, target, item.update, [...path, { relation, where: item.where }], sites);
-            }
-        } else {
-            if (ops.update !== undefined) walkData(registry, target, toOneData(target, ops.update), [...path, { relation }], sites);
-            if (isObject(ops.upsert)) walkData(registry, target, toOneData(target, ops.upsert.update), [...path, { relation }], sites);
-        }
-    }
-}
-
-/** Every relation `set` in the update paths of an operation's arguments. */
+/** Every relation `set` in the update paths of an operation's arguments (a `set` anywhere else is the ORM's to refuse). */
 export function findSetSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): SetSite[] {
     const sites: SetSite[] = [];
-    if (op === 'update') walkData(registry, model, args.data, [], sites);
-    else if (op === 'upsert') walkData(registry, model, args.update, [], sites);
+    walkWrites(registry, model, op, args, ({ relation, target, ops, place }) => {
+        if (place.path && relation.isArray && 'set' in ops) sites.push({ path: place.path, relation, target, holder: ops });
+    });
     return sites;
 }
 
@@ -172,12 +136,6 @@ export function uniqueWhere(model: ModelDef, record: Data): Data {
     const values: Data = {};
     for (const n of names) values[n] = record[n];
     return { [constraint?.name ?? names.join('_')]: values };
-}
-
-type Delegate = { findUnique(args: Data): Promise<unknown>; findFirst(args: Data): Promise<unknown> };
-
-function delegateOf(client: unknown, model: ModelDef): Delegate {
-    return (client as Record<string, Delegate>)[model.key];
 }
 
 /** The ids of the records a `set` names (by id or by another unique key); unreadable ones stay undefined. */

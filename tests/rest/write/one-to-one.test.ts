@@ -1,5 +1,5 @@
 import { describePg, requirePg } from '../../support/postgres';
-import { ONE_TO_ONE_MODELS, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneShapes } from '../../support/one-to-one-schema';
+import { ONE_TO_ONE_HIDDEN_KEY_SCHEMA, ONE_TO_ONE_MODELS, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneHiddenKeys, seedOneToOneShapes } from '../../support/one-to-one-schema';
 import type { Provider } from '../../support/schema';
 import { docOf, firstError, openApi, snapshot, type Api } from './harness';
 
@@ -176,5 +176,19 @@ describe('REST one-to-one relationships in shapes ZenStack writes its own way [s
         });
         expect(res.status).toBe(200);
         expect(await api.s.enhance().video.findUnique({ where: { id: 1 } })).toMatchObject({ coverId: 2, ownerId: 2 });
+    });
+});
+
+describe('REST one-to-one relationships by a key the user may not read [sqlite]', () => {
+    it('links as the ORM does (the key cannot be written), never dropping the link', async () => {
+        const api = await openApi(ONE_TO_ONE_HIDDEN_KEY_SCHEMA);
+        try {
+            await seedOneToOneHiddenKeys(api.s);
+            const res = await api.call(ME, 'PATCH', '/locker/1/relationships/member', { data: { type: 'member', id: '1' } });
+            expect([res.status, docOf(res).data]).toEqual([200, { type: 'member', id: 1 }]);
+            expect((await api.s.prisma.locker.findUnique({ where: { id: 1 } })).memberCode).toBe('m1');
+        } finally {
+            await api.cleanup();
+        }
     });
 });

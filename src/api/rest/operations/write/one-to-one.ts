@@ -1,8 +1,7 @@
 import type { CrudContract } from '@zenstackhq/runtime';
 import { classifyError } from '../../../common/errors';
-import { isNotReadable } from '../../../common/transactions';
 import { RestError } from '../../errors';
-import { idSelect } from '../../ids';
+import { idSelect, whereByIdValues } from '../../ids';
 import { whereKey } from '../../payload/identifiers';
 import { isObject, payloadError } from '../../payload/pointer';
 import type { RestModel, RestRelationship } from '../../schema';
@@ -139,14 +138,6 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
     return out;
 }
 
-/** A unique filter of `target` from the values of its resource id fields (a compound key by its constraint's name). */
-function whereOf(target: RestModel, values: Data): Data {
-    const names = target.idFields.map((f) => f.name);
-    if (names.length === 1) return { [names[0]]: values[names[0]] };
-    const constraint = Object.values(target.def.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
-    return { [constraint?.name ?? names.join('_')]: Object.fromEntries(names.map((n) => [n, values[n]])) };
-}
-
 /**
  * Detaches the record's current partner under the partner's update rule. One the user can see is
  * detached by an update of the partner itself (its foreign key set to null), which works for every key
@@ -157,14 +148,15 @@ async function detachPartner(db: CrudContract, model: RestModel, rel: RestRelati
     const partnerSide = rel.field.backLink;
     try {
         if (current && partnerSide) {
-            await db[rel.target.key].update({ where: whereOf(rel.target, current), data: { [partnerSide]: { disconnect: true } }, select: idSelect(rel.target) });
+            await db[rel.target.key].update({ where: whereByIdValues(rel.target, current), data: { [partnerSide]: { disconnect: true } }, select: idSelect(rel.target) });
         } else {
             await db[model.key].update({ where, data: { [rel.name]: { disconnect: true } }, select: idSelect(model) });
         }
     } catch (err) {
-        // the detach happened (its result is not readable); the link follows in the same transaction
-        if (isNotReadable(err)) return;
-        if (!current && (err as { name?: unknown } | null)?.name === 'PrismaClientValidationError') return;
+        // the detach happened (its result is not readable): the link follows in the same transaction;
+        // or the ORM refused the disconnect ZenStack built (see above)
+        const { kind } = classifyError(err);
+        if (kind === 'not-readable' || (!current && kind === 'validation')) return;
         throw err;
     }
 }

@@ -1,0 +1,99 @@
+import { isObject } from '../common/guards';
+import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import type { Args } from './input';
+
+/** The walk through the write data of RPC arguments that the relation guards share (relation `set`, one-to-one links). */
+
+type Data = Record<string, unknown>;
+
+/** How to reach a nested record from the top-level one: the relation, and the nested item's unique filter on a to-many step. */
+export interface Step {
+    relation: RelationField;
+    where?: Data;
+}
+
+/**
+ * Where a write's data sits: `path` is how an update reaches the record (undefined under a create: a new
+ * record); `conditional` marks data that is written only if a record is there (an upsert's `update`) or
+ * is not (an upsert's `create`, a `connectOrCreate`'s `create`).
+ */
+export interface Place {
+    path: Step[] | undefined;
+    conditional: boolean;
+}
+
+/** One relation written in some write data (`data[relation.name]` is `ops`), where the walk met it. */
+export interface RelationWrite {
+    model: ModelDef;
+    data: Data;
+    relation: RelationField;
+    target: ModelDef;
+    ops: Data;
+    place: Place;
+}
+
+/** A nested write's payload as a list: one item, several, or none. */
+export function many(value: unknown): unknown[] {
+    return Array.isArray(value) ? value : value === undefined ? [] : [value];
+}
+
+/** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
+function toOneData(target: ModelDef, value: unknown): unknown {
+    return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
+}
+
+function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Place, visit: (write: RelationWrite) => void): void {
+    if (!isObject(data)) return;
+    const { path, conditional } = place;
+    const created: Place = { path: undefined, conditional };
+    const onCondition = (next: Step[] | undefined): Place => ({ path: next, conditional: true });
+    for (const [key, ops] of Object.entries(data)) {
+        const relation = model.relations.get(key);
+        const target = relation && registry.models.get(relation.targetKey);
+        if (!relation || !target || !isObject(ops)) continue;
+        visit({ model, data, relation, target, ops, place });
+        for (const item of many(ops.create)) walk(registry, target, item, created, visit);
+        for (const item of many(ops.connectOrCreate)) if (isObject(item)) walk(registry, target, item.create, onCondition(undefined), visit);
+        if (relation.isArray) {
+            for (const item of many(ops.update)) {
+                if (isObject(item) && isObject(item.where)) walk(registry, target, item.data, { path: path && [...path, { relation, where: item.where }], conditional }, visit);
+            }
+            for (const item of many(ops.upsert)) {
+                if (!isObject(item)) continue;
+                walk(registry, target, item.create, onCondition(undefined), visit);
+                if (isObject(item.where)) walk(registry, target, item.update, onCondition(path && [...path, { relation, where: item.where }]), visit);
+            }
+        } else {
+            if (ops.update !== undefined) walk(registry, target, toOneData(target, ops.update), { path: path && [...path, { relation }], conditional }, visit);
+            if (isObject(ops.upsert)) {
+                walk(registry, target, ops.upsert.create, onCondition(undefined), visit);
+                walk(registry, target, toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]), visit);
+            }
+        }
+    }
+}
+
+/**
+ * Calls `visit` for every relation written by an operation's arguments (`create`, `update`, `upsert`,
+ * and their nested writes at any depth), outer ones before the ones nested in them.
+ */
+export function walkWrites(registry: ModelRegistry, model: ModelDef, op: string, args: Args, visit: (write: RelationWrite) => void): void {
+    if (op === 'create') walk(registry, model, args.data, { path: undefined, conditional: false }, visit);
+    else if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, visit);
+    else if (op === 'upsert') {
+        walk(registry, model, args.create, { path: undefined, conditional: true }, visit);
+        walk(registry, model, args.update, { path: [], conditional: true }, visit);
+    }
+}
+
+type Delegate = {
+    findUnique(args: Data): Promise<unknown>;
+    findFirst(args: Data): Promise<unknown>;
+    create(args: Data): Promise<unknown>;
+    update(args: Data): Promise<unknown>;
+};
+
+/** The client's delegate of a model (its key comes from the schema metadata, never from the request). */
+export function delegateOf(client: unknown, model: ModelDef): Delegate {
+    return (client as Record<string, Delegate>)[model.key];
+}
