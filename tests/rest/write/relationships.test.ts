@@ -182,4 +182,23 @@ describe('relationship endpoints with compound ids', () => {
         const move = await api.call(undefined, 'POST', '/book/2/relationships/tags', { data: [{ type: 'bookTag', id: '1_sci_en' }] });
         expect(move.status).toBeLessThan(500);
     });
+
+    it('replacing a to-one relationship that is part of a compound id answers for the record under its new id', async () => {
+        api = await openApi(LIBRARY_SCHEMA);
+        await api.s.prisma.book.create({ data: { id: 1, title: 'one' } });
+        await api.s.prisma.book.create({ data: { id: 2, title: 'two' } });
+        await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en' } });
+        await api.s.prisma.bookTag.create({ data: { bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 } });
+
+        // the write moves the link to book 2, so the record's id becomes 2_sci_en (as with 2.x: 200)
+        const res = await api.call(undefined, 'PATCH', '/bookTag/1_sci_en/relationships/book', { data: { type: 'book', id: 2 } });
+        expect(res.status).toBe(200);
+        expect(docOf(res).data).toEqual({ type: 'book', id: 2 });
+        expect(docOf(res).links.self).toBe(`${ENDPOINT}/bookTag/2_sci_en/relationships/book`);
+        expect(await api.s.prisma.bookTag.findMany()).toEqual([{ bookId: 2, tagKey: 'sci', tagLang: 'en', weight: 3 }]);
+
+        const related = await api.call(undefined, 'PUT', '/bookTag/2_sci_en/book', { data: { type: 'book', id: 1 } });
+        expect([related.status, docOf(related).data]).toEqual([200, { type: 'book', id: 1 }]);
+        expect(await api.s.prisma.bookTag.findMany()).toEqual([{ bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 }]);
+    });
 });

@@ -1,6 +1,6 @@
 import type { Response } from '../../../../types';
 import { RestError } from '../../errors';
-import { whereById } from '../../ids';
+import { whereById, whereByIdValues } from '../../ids';
 import { parseRelationshipWrite } from '../../payload';
 import { parseNoQuery } from '../../query/read-query';
 import type { RestRequest } from '../../request';
@@ -28,8 +28,9 @@ async function changeRelationship(req: RestRequest, change: Change): Promise<Res
     const where = whereById(model, id, req.config.idDivider);
     const { data, identifiers, linkPointers } = parseRelationshipWrite(rel, req.body, change, req.config.idDivider);
     parseNoQuery(req);
-    await updateRecord(req, { model, where, id, identifiers, linkPointers }, data);
-    return relationshipDocument(req, model, where, rel, 200);
+    const updated = await updateRecord(req, { model, where, id, identifiers, linkPointers }, data);
+    // read back by the id the record has now: a to-one relationship may be part of a compound id
+    return relationshipDocument(req, model, whereByIdValues(model, updated), rel, 200);
 }
 
 function requireToMany(req: RestRequest, verb: string): void {
