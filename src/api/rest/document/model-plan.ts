@@ -29,6 +29,13 @@ export interface RelationshipPlan {
      * names in the order of the target's id fields. The identifier comes from them, no join needed.
      */
     fkFields?: readonly string[];
+    /**
+     * Included, it is read apart from the records that include it (see operations/read/to-one-apart.ts):
+     * a required to-one (foreign keys to the target's id, no field-level read rule on the relation) to a
+     * model not everyone may read. ZenStack turns the target's read rule of such an include into a
+     * filter on the including records, so `include` would drop readable records from the primary data.
+     */
+    loadedApart: boolean;
 }
 
 export interface ModelPlan {
@@ -85,13 +92,15 @@ function buildPlan(model: RestModel): ModelPlan {
     }
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {
+        const fkFields = fkFieldsOf(rel);
         relationships.push({
             name,
             rel,
             isArray: rel.isArray,
             selfSuffix: `/relationships/${encodeURIComponent(name)}`,
             relatedSuffix: `/${encodeURIComponent(name)}`,
-            fkFields: fkFieldsOf(rel),
+            fkFields,
+            loadedApart: fkFields !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll,
         });
     }
     return {

@@ -7,7 +7,8 @@ import type { Fieldsets, IncludeTree } from './types';
 /**
  * Builds the Prisma `select` of a resource type: its ids, the attributes of its fieldset, what
  * to-one identifiers need (foreign keys on the owner side; the related id otherwise, for primary
- * data only), and for each included relationship the nested select of the target. To-many
+ * data only), and for each included relationship the nested select of the target, except for the
+ * relationships read apart (`loadedApart`: only their foreign keys are selected). To-many
  * relationships that are not included are never loaded, and neither is the far side of a to-one
  * relationship of an included resource: its linkage is one more policy-checked read per
  * relationship, so included resources carry links only there (as JSON:API allows), unless that
@@ -55,10 +56,12 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
     for (const r of plan.relationships) {
         const sub = include?.get(r.name);
         const shown = !set || set.has(r.name);
-        if (shown && r.fkFields && !whole) {
+        if ((shown || (sub && r.loadedApart)) && r.fkFields && !whole) {
             for (const fk of r.fkFields) select[fk] = true;
         }
-        if (sub) {
+        if (sub && r.loadedApart) {
+            // read apart, by its foreign keys (operations/read/to-one-apart.ts)
+        } else if (sub) {
             const target = r.rel.target;
             const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {
@@ -85,4 +88,9 @@ export function projectionFor(model: RestModel, include: IncludeTree | undefined
         return projection;
     }
     return project(model, include, fields, config, true);
+}
+
+/** The projection of an included resource of `model` (as nested in its includer's select: no to-one ids beyond foreign keys). */
+export function includedProjection(model: RestModel, include: IncludeTree | undefined, fields: Fieldsets | undefined, config: RestConfig): Projection {
+    return project(model, include, fields, config, false);
 }

@@ -8,6 +8,7 @@ import { projectionFor } from '../../query/select';
 import type { RestRequest } from '../../request';
 import { collectionLinks } from './collection-links';
 import { delegate, ok, readPage } from './shared';
+import { loadApart } from './to-one-apart';
 
 /** GET /:type */
 export async function listResources(req: RestRequest): Promise<Response> {
@@ -17,7 +18,11 @@ export async function listResources(req: RestRequest): Promise<Response> {
     const { result: rows, total } = await readPage(
         req,
         query.page,
-        (db) => delegate(db, model).findMany(args) as Promise<Record<string, unknown>[]>,
+        async (db) => {
+            const found = (await delegate(db, model).findMany(args)) as Record<string, unknown>[];
+            await loadApart(db, model, found, query.include, query.fields, req.config);
+            return found;
+        },
         (rows) => rows,
         (db) => delegate(db, model).count({ where: query.where }) as Promise<number>,
     );

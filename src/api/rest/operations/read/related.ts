@@ -11,6 +11,7 @@ import { collectionLinks } from './collection-links';
 import { hiddenRelationship, readToManyPage, readToOne } from './relation-reads';
 import { requestSelf } from './resource';
 import { ok, notFound } from './shared';
+import { loadApart } from './to-one-apart';
 
 function routed(req: RestRequest): { model: RestModel; id: string | undefined; rel: RestRelationship } {
     const { model, id, relationship } = req.route;
@@ -29,6 +30,7 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
         const projection = projectionFor(target, query.include, query.fields, req.config);
         const { rows, total, hidden } = await readToManyPage(req, model, where, rel, query, projection, id);
         if (hidden) throw hiddenRelationship(model, id, rel);
+        await loadApart(req.prisma, target, rows, query.include, query.fields, req.config);
         const builder = new DocumentBuilder(req.config.idDivider, query.fields);
         const data = rows.map((row, i) => builder.resource(target, row, `data.${i}`, query.include));
         const links = collectionLinks(routeUrl(req.route), entries, query.page, total);
@@ -37,6 +39,7 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
 
     const { query, entries } = parseDocumentQuery(req, target);
     const { related } = await readToOne(req, model, where, rel, projectionFor(target, query.include, query.fields, req.config), id);
+    if (related) await loadApart(req.prisma, target, [related], query.include, query.fields, req.config);
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
     const data = related ? builder.resource(target, related, 'data', query.include) : null;
     return ok(buildDocument(builder, data, { self: requestSelf(req, entries) }, { included: query.include !== undefined }));
@@ -71,6 +74,7 @@ export async function fetchRelatedById(req: RestRequest): Promise<Response> {
     if (!record) {
         throw notFound(target, relatedId);
     }
+    await loadApart(req.prisma, target, [record], query.include, query.fields, req.config);
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
     const data = builder.resource(target, record, 'data', query.include);
     return ok(buildDocument(builder, data, { self: requestSelf(req, entries) }, { included: query.include !== undefined }));

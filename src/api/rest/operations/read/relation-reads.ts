@@ -5,7 +5,9 @@ import type { RestModel, RestRelationship } from '../../schema';
 import { idSelect } from '../../ids';
 import type { Projection } from '../../query/select';
 import { RestError } from '../../errors';
+import { planOf } from '../../document/model-plan';
 import { delegate, notFound, readPage } from './shared';
+import { whereOfLinked } from './to-one-apart';
 
 /**
  * Reads through a parent resource, so that the parent's existence and visibility are checked by
@@ -72,6 +74,15 @@ export async function readToOne(
     projection: Projection,
     parentId: string | undefined,
 ): Promise<{ parentRecord: DbRecord; related: DbRecord | null }> {
+    const plan = planOf(parent).relationshipByName.get(rel.name);
+    if (plan?.loadedApart) {
+        // read by its foreign keys: a nested read would hide the parent when the user may not read the target
+        const keys = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), ...Object.fromEntries(plan.fkFields!.map((f) => [f, true])) } });
+        if (!keys) throw notFound(parent, parentId);
+        const where = whereOfLinked(plan, keys);
+        const related = where ? ((await delegate(req.prisma, rel.target).findUnique({ where, ...projection })) as DbRecord | null) : null;
+        return { parentRecord: keys, related };
+    }
     // `true` when the projection is empty: the related record whole
     const nested = 'select' in projection || projection.include ? projection : true;
     const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });

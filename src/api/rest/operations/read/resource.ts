@@ -10,6 +10,7 @@ import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { delegate, notFound, ok } from './shared';
+import { loadApart } from './to-one-apart';
 
 /** The request URL (canonical path, the request's parameters): the top-level `links.self` of a read. */
 export function requestSelf(req: RestRequest, entries: readonly QueryEntry[]): string {
@@ -29,6 +30,7 @@ async function resourceDocument(
     if (!record) {
         throw notFound(model, id);
     }
+    await loadApart(req.prisma, model, [record], query.include, query.fields, req.config);
     return renderResourceDocument(req, model, record, query, status, self);
 }
 

@@ -1,0 +1,104 @@
+import type { CrudContract } from '@zenstackhq/runtime';
+import { planOf, type RelationshipPlan } from '../../document/model-plan';
+import { whereByIdValues } from '../../ids';
+import type { RestConfig } from '../../options';
+import { includedProjection } from '../../query/select';
+import type { Fieldsets, IncludeTree } from '../../query/types';
+import type { RestModel } from '../../schema';
+import { delegate } from './shared';
+
+/**
+ * Included required to-one relationships, read apart from the records that include them.
+ *
+ * ZenStack cannot leave a required to-one out of a record it returns, so when a read includes one whose
+ * target the user may not read, it turns the target's read rule into a filter on the including records:
+ * `GET /comment?include=post` would drop the comments on posts the user cannot see from the primary data and
+ * from `meta.total`, although `GET /comment` answers them. So such a relationship (`loadedApart` in the model
+ * plan) is not nested in the read: the records come with its foreign keys, and its targets are read
+ * afterwards by id, one query per relationship and depth, under the same policy. A target the user cannot
+ * read is left out of `included`; the linkage still follows the foreign key, as without the include.
+ */
+
+type DbRecord = Record<string, unknown>;
+
+function keyOf(values: readonly unknown[]): string {
+    return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/** The id values of the target a record links to through `r`'s foreign keys, or undefined when unset. */
+function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
+    const values = r.fkFields!.map((f) => record[f]);
+    return values.some((v) => v === null || v === undefined) ? undefined : values;
+}
+
+/** Reads the targets of `r` for `records` by id and sets each record's relation field to its target or null. */
+async function readApart(
+    db: CrudContract,
+    r: RelationshipPlan,
+    records: readonly DbRecord[],
+    sub: IncludeTree,
+    fields: Fieldsets | undefined,
+    config: RestConfig,
+): Promise<void> {
+    const target = r.rel.target;
+    const wanted = new Map<string, unknown[]>();
+    for (const record of records) {
+        const ids = linkedIds(r, record);
+        if (ids) wanted.set(keyOf(ids), ids);
+    }
+    const found = new Map<string, DbRecord>();
+    if (wanted.size > 0) {
+        const idNames = target.idFields.map((f) => f.name);
+        const where =
+            idNames.length === 1
+                ? { [idNames[0]]: { in: [...wanted.values()].map((ids) => ids[0]) } }
+                : { OR: [...wanted.values()].map((ids) => Object.fromEntries(idNames.map((n, i) => [n, ids[i]]))) };
+        const rows = (await delegate(db, target).findMany({ where, ...includedProjection(target, sub, fields, config) })) as DbRecord[];
+        for (const row of rows) found.set(keyOf(idNames.map((n) => row[n])), row);
+        await loadApart(db, target, rows, sub, fields, config);
+    }
+    for (const record of records) {
+        const ids = linkedIds(r, record);
+        record[r.name] = (ids && found.get(keyOf(ids))) ?? null;
+    }
+}
+
+/**
+ * Completes `records` of `model`, read with a projection for `include`, with the relationships read apart,
+ * at any depth of the include tree.
+ */
+export async function loadApart(
+    db: CrudContract,
+    model: RestModel,
+    records: readonly DbRecord[],
+    include: IncludeTree | undefined,
+    fields: Fieldsets | undefined,
+    config: RestConfig,
+): Promise<void> {
+    if (!include || include.size === 0 || records.length === 0) return;
+    const plan = planOf(model);
+    for (const [name, sub] of include) {
+        const r = plan.relationshipByName.get(name);
+        if (!r) continue;
+        if (r.loadedApart) {
+            await readApart(db, r, records, sub, fields, config);
+            continue;
+        }
+        if (sub.size === 0) continue;
+        const nested: DbRecord[] = [];
+        for (const record of records) {
+            const value = record[name];
+            if (Array.isArray(value)) nested.push(...(value as DbRecord[]));
+            else if (value && typeof value === 'object') nested.push(value as DbRecord);
+        }
+        await loadApart(db, r.rel.target, nested, sub, fields, config);
+    }
+}
+
+/** The unique `where` of the target a record links to through a relationship read apart, or undefined when unset. */
+export function whereOfLinked(r: RelationshipPlan, record: DbRecord): DbRecord | undefined {
+    const ids = linkedIds(r, record);
+    if (!ids) return undefined;
+    const target = r.rel.target;
+    return whereByIdValues(target, Object.fromEntries(target.idFields.map((f, i) => [f.name, ids[i]])));
+}
