@@ -213,6 +213,14 @@ function driverCondition(err: unknown): string | undefined {
  * `@zenstackhq/server` 2.x answers), saying what to change.
  */
 const NO_PERMISSION_CHECKERS = /permission checkers not found/i;
+
+/**
+ * bcryptjs refusing a value that ZenStack's `@password` enhancement gave it to hash with a number of salt
+ * rounds (`hash(null, 12)` to clear an optional password, a number): the request's value, hashed before the
+ * ORM could validate it. (ZenStack's proxy replaces the stack, so the message is all there is to go by.)
+ */
+const PASSWORD_HASH_ARGUMENTS = /^Illegal arguments: \w+, number$/;
+export const PASSWORD_VALUE_MESSAGE = 'invalid value for a @password field: it is hashed, so it must be a string (it cannot be cleared with null)';
 const CHECK_UNAVAILABLE_MESSAGE =
     'operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)';
 
@@ -231,6 +239,9 @@ export function classifyError(err: unknown): ClassifiedError {
     }
     if (err instanceof Error && NO_PERMISSION_CHECKERS.test(err.message)) {
         return { kind: 'bad-request', message: CHECK_UNAVAILABLE_MESSAGE };
+    }
+    if (err instanceof Error && err.name === 'Error' && PASSWORD_HASH_ARGUMENTS.test(err.message)) {
+        return { kind: 'bad-request', message: PASSWORD_VALUE_MESSAGE };
     }
     const name = errorName(err);
     const code = errorCode(err);
