@@ -267,3 +267,37 @@ describe('RPC one-to-one links in shapes ZenStack writes its own way [sqlite]', 
 
 describe('RPC one-to-one links [sqlite]', () => suite('sqlite'));
 describePg('RPC one-to-one links', () => suite('postgresql'));
+
+describe('RPC one-to-one links by a unique field the user may not read [sqlite]', () => {
+    const SCHEMA = `
+model User {
+  id      Int      @id
+  email   String   @unique @allow('read', auth() == this)
+  profile Profile?
+  @@allow('all', true)
+}
+model Profile {
+  id     Int    @id
+  user   User   @relation(fields: [userId], references: [id])
+  userId Int    @unique
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.user.createMany({ data: [{ id: 1, email: 'alice@x' }, { id: 2, email: 'bob@x' }] });
+    });
+    afterEach(() => s?.cleanup());
+
+    it('is not found for a user who may not read it (anonymous: ZenStack leaves the lookup without a unique field), found by one who may', async () => {
+        const args = { data: { id: 9, user: { connect: { email: 'bob@x' } } } };
+        for (const user of [undefined, { id: 1 }]) {
+            const res = await rpcCaller(s, { user, logger: null })('POST', '/profile/create', { body: args });
+            expect({ user, status: res.status, code: res.body.error?.code }).toEqual({ user, status: 404, code: 'P2025' });
+            expect(await s.prisma.profile.count()).toBe(0);
+        }
+        const bob = await rpcCaller(s, { user: { id: 2 } })('POST', '/profile/create', { body: args });
+        expect([bob.status, bob.body.data]).toEqual([201, { id: 9, userId: 2 }]);
+    });
+});

@@ -1,6 +1,6 @@
-import { BadRequestError, RecordNotFoundError } from '../common/errors';
+import { BadRequestError, classifyError, RecordNotFoundError } from '../common/errors';
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject } from './input';
 import { delegateOf } from './write-walk';
@@ -28,10 +28,27 @@ function referencedSelect(relation: RelationField): Record<string, true> {
     return select;
 }
 
+/** Whether a unique filter names a field with a field-level read rule (directly or in a compound key). */
+function namesProtectedField(target: ModelDef, where: Data): boolean {
+    return Object.entries(where).some(([key, value]) => {
+        if (target.fields.get(key)?.readProtected) return true;
+        const constraint = uniqueConstraint(target, key);
+        return !!constraint && isObject(value) && constraint.fields.some((f) => target.fields.get(f)?.readProtected);
+    });
+}
+
 /** The target's referenced values, read through the user's client: undefined when the user cannot see it. */
 async function lookUp(client: unknown, relation: RelationField, target: ModelDef, where: unknown): Promise<Data | undefined> {
-    const found = isPlainObject(where) ? await delegateOf(client, target).findUnique({ where, select: referencedSelect(relation) }) : undefined;
-    return isObject(found) ? found : undefined;
+    if (!isPlainObject(where)) return undefined;
+    try {
+        const found = await delegateOf(client, target).findUnique({ where, select: referencedSelect(relation) });
+        return isObject(found) ? found : undefined;
+    } catch (err) {
+        // ZenStack filters a field the user may not read by its read rule: for an anonymous user that leaves the
+        // unique filter without a unique field, which the ORM refuses. Such a record is not there for this user.
+        if (namesProtectedField(target, where) && classifyError(err).kind === 'validation') return undefined;
+        throw err;
+    }
 }
 
 /** Creates the nested target on its own (its create rule checked as in the nested write) and answers its referenced values. */
