@@ -10,6 +10,8 @@ model Article {
   id    Int    @id @default(autoincrement())
   title String @unique
   data  Json?
+  ref   String  @default(dbgenerated("gen_random_uuid()")) @db.Uuid
+  flag  Boolean @default(false)
   @@allow('all', true)
 }
 `;
@@ -55,6 +57,21 @@ describePg('RPC on PostgreSQL, requests the database refuses', () => {
         await s.prisma.article.delete({ where: { title: 'in a transaction' } });
         const numbers = await call('GET', '/article/findMany', { q: { where: { data: { path: ['a'], lt: 5 } } } });
         expect([numbers.status, numbers.body.data]).toEqual([200, []]);
+    });
+
+    it('_min or _max of a uuid or boolean field (no such function in PostgreSQL) is a 400 (it was a 500)', async () => {
+        if (!s) return;
+        const call = rpcCaller(s, { logger: null });
+        for (const [path, q] of [
+            ['/article/aggregate', { _max: { ref: true } }],
+            ['/article/aggregate', { _min: { flag: true } }],
+            ['/article/groupBy', { by: ['title'], _max: { ref: true } }],
+        ] as const) {
+            const res = await call('GET', path, { q });
+            expect([path, res.status, res.body.error.message]).toEqual([path, 400, expect.stringMatching(/no function for a type.*SQLSTATE 42883/)]);
+        }
+        const numbers = await call('GET', '/article/aggregate', { q: { _max: { id: true } } });
+        expect(numbers.status).toBe(200);
     });
 
     it('a value too large for its unique index is a 400 (it was a 500), nothing written', async () => {

@@ -133,6 +133,8 @@ const DATA_EXCEPTION_SQLSTATE = /^22[0-9A-Z]{3}$/;
 const LIMIT_EXCEEDED_SQLSTATE = /^54[0-9A-Z]{3}$/;
 /** A syntax error is the server's fault, except in a full-text query, which is the request's text. */
 const TSQUERY_SYNTAX = /(syntax error|no operand) in tsquery/i;
+/** PostgreSQL's undefined_function: an operation the request asks for does not exist for a column's type. */
+const UNDEFINED_FUNCTION_SQLSTATE = '42883';
 
 function sqlState(err: unknown): string | undefined {
     const cause = typeof err === 'object' && err !== null ? (err as { cause?: unknown }).cause : undefined;
@@ -294,6 +296,10 @@ export function classifyError(err: unknown): ClassifiedError {
         }
         if (state && LIMIT_EXCEEDED_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the request exceeds a limit of the database (e.g. a value too large for an index; SQLSTATE ${state})` };
+        }
+        if (state === UNDEFINED_FUNCTION_SQLSTATE) {
+            // the client accepts `_min`/`_max` of every scalar, PostgreSQL has no min(uuid) or max(boolean)
+            return { kind: 'orm', message: `the database has no function for a type in the request (e.g. _min or _max of a uuid or boolean field; SQLSTATE ${state})` };
         }
         if (state === '42601' && TSQUERY_SYNTAX.test(errText())) {
             return { kind: 'orm', message: 'invalid full-text search query: join words with &, |, <-> or ! (to_tsquery syntax; SQLSTATE 42601)' };
