@@ -183,6 +183,66 @@ describe('relationship endpoints with compound ids', () => {
         expect(move.status).toBeLessThan(500);
     });
 
+    it('removes and replaces members with a compound id, each detach checked under the member\'s update rule', async () => {
+        api = await openApi(`
+model Hall {
+  id    Int    @id
+  seats Seat[]
+  @@allow('all', true)
+}
+model Seat {
+  row    Int
+  num    Int
+  locked Boolean @default(false)
+  hall   Hall?   @relation(fields: [hallId], references: [id])
+  hallId Int?
+  @@id([row, num])
+  @@allow('read,create', true)
+  @@allow('update', !locked)
+}
+`);
+        await api.s.prisma.hall.create({ data: { id: 1 } });
+        await api.s.prisma.seat.createMany({
+            data: [
+                { row: 1, num: 1, hallId: 1 },
+                { row: 1, num: 2, hallId: 1 },
+                { row: 2, num: 1, hallId: 1 },
+                { row: 9, num: 9, hallId: 1, locked: true },
+            ],
+        });
+        const hallOf = async () =>
+            Object.fromEntries((await api.s.prisma.seat.findMany({ orderBy: [{ row: 'asc' }, { num: 'asc' }] })).map((r: { row: number; num: number; hallId: number | null }) => [`${r.row}_${r.num}`, r.hallId]));
+        const seat = (id: string) => ({ type: 'seat', id });
+
+        const removed = await api.call(undefined, 'DELETE', '/hall/1/relationships/seats', { data: [seat('1_1')] });
+        expect([removed.status, docOf(removed).data]).toEqual([200, [seat('1_2'), seat('2_1'), seat('9_9')]]);
+        // a locked member is not detached, and nothing else is either
+        const locked = await api.call(undefined, 'PATCH', '/hall/1/relationships/seats', { data: [seat('1_2')] });
+        expect(locked.status).toBe(403);
+        expect(await hallOf()).toEqual({ '1_1': null, '1_2': 1, '2_1': 1, '9_9': 1 });
+        await api.s.prisma.seat.update({ where: { row_num: { row: 9, num: 9 } }, data: { locked: false } });
+        const replaced = await api.call(undefined, 'PATCH', '/hall/1/relationships/seats', { data: [seat('1_2'), seat('1_1')] });
+        expect([replaced.status, docOf(replaced).data]).toEqual([200, [seat('1_1'), seat('1_2')]]);
+        const cleared = await api.call(undefined, 'PATCH', '/hall/1', { data: { type: 'hall', id: '1', relationships: { seats: { data: [] } } } });
+        expect(cleared.status).toBe(200);
+        expect(await hallOf()).toEqual({ '1_1': null, '1_2': null, '2_1': null, '9_9': null });
+    });
+
+    it('a compound-id member whose link is required is not detached (400), and nothing changes', async () => {
+        api = await openApi(LIBRARY_SCHEMA);
+        await api.s.prisma.book.create({ data: { id: 1, title: 'one' } });
+        await api.s.prisma.tag.create({ data: { key: 'sci', lang: 'en' } });
+        await api.s.prisma.bookTag.create({ data: { bookId: 1, tagKey: 'sci', tagLang: 'en' } });
+        for (const [method, body] of [
+            ['DELETE', { data: [{ type: 'bookTag', id: '1_sci_en' }] }],
+            ['PATCH', { data: [] }],
+        ] as const) {
+            const res = await api.call(undefined, method, '/book/1/relationships/tags', body);
+            expect([method, res.status, firstError(res).code]).toEqual([method, 400, 'orm-error']);
+        }
+        expect(await api.s.prisma.bookTag.count()).toBe(1);
+    });
+
     it('replacing a to-one relationship that is part of a compound id answers for the record under its new id', async () => {
         api = await openApi(LIBRARY_SCHEMA);
         await api.s.prisma.book.create({ data: { id: 1, title: 'one' } });

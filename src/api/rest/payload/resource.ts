@@ -219,15 +219,15 @@ export function parseResourceWrite(
         if (Array.isArray(linkage)) identifiers.push(...linkage);
         else if (linkage) identifiers.push(linkage);
     }
-    if (mode === 'create') refuseGeneratedIdWithLinks(model, prismaData, pointers);
+    if (mode === 'create' && model.def.delegated) refuseGeneratedIdWithLinks(model, prismaData, pointers);
     return { data: prismaData, values, pointers, relationFks, identifiers, linkPointers };
 }
 
 /**
  * Prisma takes a value for an autoincrement field (an id, usually) only in its "unchecked" create
- * input, which has no to-one relation fields, while this handler links to-one relationships (and
- * foreign keys sent as attributes) with a policy-checked `connect`: the two cannot go together.
- * Said here with a pointer instead of Prisma's "Unknown argument `id`".
+ * input, which has no to-one relation fields. Such a create's links are written as foreign keys
+ * (operations/write/one-to-one.ts), except on a `@@delegate` model, where ZenStack turns keys back into
+ * `connect`s: there the two cannot go together, said with a pointer instead of Prisma's "Unknown argument `id`".
  */
 function refuseGeneratedIdWithLinks(model: RestModel, data: Record<string, unknown>, pointers: Record<string, string>): void {
     for (const id of model.def.autoIncrementScalars) {

@@ -40,10 +40,17 @@ function toOne(model: RestModel, data: Data, owner: boolean): RestRelationship[]
     return out;
 }
 
-/** Whether `data` links a one-to-one relation from its owner side (a write that `ownerLinksAsForeignKeys` rewrites). */
-export function linksOwnedOneToOne(model: RestModel, data: Data): boolean {
+/**
+ * Whether `data`'s owner-side links are written as foreign keys (`ownerLinksAsForeignKeys`): it links a
+ * one-to-one relation from its owner side (above), or it gives a value to an autoincrement field (a
+ * client-chosen id), which Prisma takes only in its "unchecked" input, the one without owned relations.
+ */
+export function writesOwnedLinksAsKeys(model: RestModel, data: Data): boolean {
     // on a @@delegate model ZenStack turns written keys back into connects: the write goes as sent
-    return !model.def.delegated && toOne(model, data, true).some((rel) => rel.field.oneToOne && connectOf(data[rel.name]));
+    if (model.def.delegated) return false;
+    const linked = toOne(model, data, true).filter((rel) => connectOf(data[rel.name]));
+    if (linked.length === 0) return false;
+    return linked.some((rel) => rel.field.oneToOne) || model.def.autoIncrementScalars.some((f) => data[f.name] !== undefined);
 }
 
 /** A where's values as the id a message shows (`7`, `sci_en`). */
@@ -58,12 +65,12 @@ function relatedNotFound(rel: RestRelationship, where: Data, pointer: string | u
 }
 
 /**
- * Rewrites the owner-side to-one changes of `data` as foreign key values when one of them links a
- * one-to-one relation (else returns `data` as it is). Each target is read under the policy: one the user
- * cannot see, or that is not there, is a 404 pointing at the relationship.
+ * Rewrites the owner-side to-one changes of `data` as foreign key values when `writesOwnedLinksAsKeys` says
+ * so (else returns `data` as it is). Each target is read under the policy: one the user cannot see, or that
+ * is not there, is a 404 pointing at the relationship.
  */
 export async function ownerLinksAsForeignKeys(db: CrudContract, model: RestModel, data: Data, pointers: LinkPointers, divider: string): Promise<Data> {
-    if (!linksOwnedOneToOne(model, data)) return data;
+    if (!writesOwnedLinksAsKeys(model, data)) return data;
     const out: Data = { ...data };
     for (const rel of toOne(model, data, true)) {
         const mapping = Object.entries(rel.field.foreignKeyMapping ?? {});

@@ -9,6 +9,7 @@ import { uniqueWhereOf } from '../../payload/relations';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
+import { detachCompoundMembers } from './compound-members';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 
@@ -133,13 +134,22 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                     const tx = t as CrudContract;
                     const resolved = await resolveRelationChanges(tx, model, where, data);
                     if (!resolved) throw resourceNotFound(model, target.id);
-                    const linked = await linkOneToOne(req, tx, model, where, resolved, pointers);
+                    const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers);
                     return (await tx[model.key].update({ where, data: linked, ...projection })) as Data;
                 },
                 writeOptions(req, model, data),
             ),
         );
     });
+}
+
+/**
+ * The writes the resolved relationship changes of an update of an existing record need before the record's
+ * own update: compound-id members detached (compound-members.ts), then the one-to-one part.
+ */
+export async function applyRelationChanges(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
+    const left = await detachCompoundMembers(tx, model, where, data);
+    return linkOneToOne(req, tx, model, where, left, pointers);
 }
 
 /** The one-to-one part of an update of an existing record: displaced partners detached under the policy, owned links as foreign keys. */

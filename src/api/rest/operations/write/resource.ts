@@ -10,7 +10,7 @@ import type { RestModel } from '../../schema';
 import type { ResourceWrite } from '../../payload';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
-import { linksOwnedOneToOne, ownerLinksAsForeignKeys, withLinkConflicts } from './one-to-one';
+import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys } from './one-to-one';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
 import { updateRecord } from './replace';
@@ -28,8 +28,8 @@ export async function createResource(req: RestRequest): Promise<Response> {
     // the write's own read-back (under the policy) is the record of the response document
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
-        linksOwnedOneToOne(model, write.data)
-            ? createLinkingOneToOne(req, model, write, projection)
+        writesOwnedLinksAsKeys(model, write.data)
+            ? createWithKeys(req, model, write, projection)
             : delegateOf(req, model).create({ data: write.data, ...projection }),
     );
     await loadApart(req.prisma, model, [created], query.include, query.fields, req.config);
@@ -37,8 +37,8 @@ export async function createResource(req: RestRequest): Promise<Response> {
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
 }
 
-/** A create that links a one-to-one relation from its owner side: the link is written as foreign keys after a policy read of the target (one-to-one.ts). */
-function createLinkingOneToOne(req: RestRequest, model: RestModel, write: ResourceWrite, projection: Projection): Promise<Record<string, unknown>> {
+/** A create whose owner-side links are written as foreign keys after a policy read of each target (one-to-one.ts). */
+function createWithKeys(req: RestRequest, model: RestModel, write: ResourceWrite, projection: Projection): Promise<Record<string, unknown>> {
     return withLinkConflicts(model, write.data, write.linkPointers, () =>
         transactionKeepingWrites(req.prisma, async (t) => {
             const tx = t as CrudContract;

@@ -8,8 +8,8 @@ import { renderResourceDocument } from '../read';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { delegateOf, guardedWrite } from './guard';
-import { linkOneToOne, resolveRelationChanges, writeOptions } from './replace';
-import { linksOwnedOneToOne, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
+import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
+import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
 import { loadApart } from '../read/to-one-apart';
 
@@ -97,7 +97,7 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
     const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
-        Object.keys(update.data).some((k) => model.relationships.has(k)) || linksOwnedOneToOne(model, created.write.data)
+        Object.keys(update.data).some((k) => model.relationships.has(k)) || writesOwnedLinksAsKeys(model, created.write.data)
             ? withLinkConflicts(model, { ...update.data, ...created.write.data }, pointers, () =>
                   upsertWithRelationships(req, model, where, created.write.data, update.data, projection, pointers),
               )
@@ -124,7 +124,7 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
             const resolved = await resolveRelationChanges(tx, model, where, update);
             // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
             const updateData = resolved
-                ? await linkOneToOne(req, tx, model, where, resolved, pointers)
+                ? await applyRelationChanges(req, tx, model, where, resolved, pointers)
                 : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
             const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
             return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
