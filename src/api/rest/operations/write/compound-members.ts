@@ -20,18 +20,18 @@ function requiredLink(rel: string, target: RestModel): RestError {
 }
 
 /** Detaches the compound-id members `data` disconnects (see above) and returns the data without those disconnects. */
-export async function detachCompoundMembers(tx: CrudContract, model: RestModel, where: Data, data: Data): Promise<Data> {
+export async function detachCompoundMembers(tx: CrudContract, model: RestModel, data: Data): Promise<Data> {
     let out = data;
     for (const [name, op] of Object.entries(data)) {
         const rel = model.relationships.get(name);
         if (!rel?.isArray || rel.target.idFields.length < 2 || !isObject(op) || !Array.isArray(op.disconnect)) continue;
+        // the member holds the foreign key (Prisma's implicit many-to-many takes single-field ids only)
         const back = rel.field.backLink ? rel.target.def.relations.get(rel.field.backLink) : undefined;
-        if (!back) continue;
-        if (!back.isArray && !back.isOptional) throw requiredLink(name, rel.target);
-        const detach = back.isArray ? { disconnect: where } : { disconnect: true };
+        if (!back || back.isArray) continue;
+        if (!back.isOptional) throw requiredLink(name, rel.target);
         for (const member of op.disconnect as Data[]) {
             try {
-                await tx[rel.target.key].update({ where: member, data: { [back.name]: detach }, select: idSelect(rel.target) });
+                await tx[rel.target.key].update({ where: member, data: { [back.name]: { disconnect: true } }, select: idSelect(rel.target) });
             } catch (err) {
                 // detached, but no longer readable by the user (it was readable through the relationship): done
                 if (!isNotReadable(err)) throw err;

@@ -148,7 +148,7 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
  * own update: compound-id members detached (compound-members.ts), then the one-to-one part.
  */
 export async function applyRelationChanges(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
-    const left = await detachCompoundMembers(tx, model, where, data);
+    const left = await detachCompoundMembers(tx, model, data);
     return linkOneToOne(req, tx, model, where, left, pointers);
 }
 
