@@ -59,9 +59,8 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
         if ((shown || (sub && r.loadedApart)) && r.fkFields && !whole) {
             for (const fk of r.fkFields) select[fk] = true;
         }
-        if (sub && r.loadedApart) {
-            // read apart, by its foreign keys (operations/read/to-one-apart.ts)
-        } else if (sub) {
+        // an included relationship read apart (operations/read/to-one-apart.ts) gets its foreign keys only, above
+        if (sub && !r.loadedApart) {
             const target = r.rel.target;
             const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {
