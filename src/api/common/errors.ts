@@ -222,7 +222,7 @@ const NO_PERMISSION_CHECKERS = /permission checkers not found/i;
  * ORM could validate it. (ZenStack's proxy replaces the stack, so the message is all there is to go by.)
  */
 const PASSWORD_HASH_ARGUMENTS = /^Illegal arguments: \w+, number$/;
-export const PASSWORD_VALUE_MESSAGE = 'invalid value for a @password field: it is hashed, so it must be a string (it cannot be cleared with null)';
+const PASSWORD_VALUE_MESSAGE = 'invalid value for a @password field: it is hashed, so it must be a string (it cannot be cleared with null)';
 const CHECK_UNAVAILABLE_MESSAGE =
     'operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)';
 

@@ -95,6 +95,10 @@ describe('an included required to-one the user may not read', () => {
 
         const related = await api.call(BOB, 'GET', '/comment/2/post');
         expect([related.status, docOf(related).data]).toEqual([200, null]);
+        // by the related id: the readable post, and a 404 for the one the user may not read
+        const byId = await api.call(BOB, 'GET', '/comment/1/post/1', undefined, { query: { include: 'author' } });
+        expect([byId.status, docOf(byId).data.id, included(byId)]).toEqual([200, 1, ['user:1']]);
+        expect((await api.call(BOB, 'GET', '/comment/2/post/2')).status).toBe(404);
         const readable = await api.call(BOB, 'GET', '/comment/1/post', undefined, { query: { include: 'author' } });
         expect([readable.status, docOf(readable).data.id, included(readable)]).toEqual([200, 1, ['user:1']]);
 
@@ -134,5 +138,12 @@ describe('an included required to-one the user may not read', () => {
         const updated = await api.call(BOB, 'PATCH', '/comment/3', { data: { type: 'comment', id: '3', attributes: { body: 'edited' } } }, { query: { include: 'post,author' } });
         expect([updated.status, docOf(updated).data.attributes.body, included(updated)]).toEqual([200, 'edited', ['user:2']]);
         expect(docOf(updated).data.links.self).toBe(`${ENDPOINT}/comment/3`);
+        // an upsert (2.x form) answers the same way, the readable post included
+        const upsert = {
+            data: { type: 'comment', attributes: { id: 3, body: 'upserted' }, relationships: { post: { data: { type: 'post', id: 1 } }, author: { data: { type: 'user', id: 2 } } } },
+            meta: { operation: 'upsert', matchFields: ['id'] },
+        };
+        const upserted = await api.call(BOB, 'POST', '/comment', upsert, { query: { include: 'post' } });
+        expect([upserted.status, docOf(upserted).data.attributes.body, included(upserted)]).toEqual([201, 'upserted', ['post:1']]);
     });
 });

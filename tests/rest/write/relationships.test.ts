@@ -226,6 +226,11 @@ model Seat {
         const cleared = await api.call(undefined, 'PATCH', '/hall/1', { data: { type: 'hall', id: '1', relationships: { seats: { data: [] } } } });
         expect(cleared.status).toBe(200);
         expect(await hallOf()).toEqual({ '1_1': null, '1_2': null, '2_1': null, '9_9': null });
+        // an upsert that updates replaces them the same way
+        await api.s.prisma.seat.updateMany({ data: { hallId: 1 } });
+        const upsert = { data: { type: 'hall', attributes: { id: 1 }, relationships: { seats: { data: [seat('2_1')] } } }, meta: { operation: 'upsert', matchFields: ['id'] } };
+        expect((await api.call(undefined, 'POST', '/hall', upsert)).status).toBe(201);
+        expect(await hallOf()).toEqual({ '1_1': null, '1_2': null, '2_1': 1, '9_9': null });
     });
 
     it('a compound-id member whose link is required is not detached (400), and nothing changes', async () => {

@@ -9,7 +9,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
 import { hiddenRelationship, readToManyPage, readToOne } from './relation-reads';
-import { requestSelf } from './resource';
+import { renderResourceDocument, requestSelf } from './resource';
 import { ok, notFound } from './shared';
 import { loadApart } from './to-one-apart';
 
@@ -74,8 +74,5 @@ export async function fetchRelatedById(req: RestRequest): Promise<Response> {
     if (!record) {
         throw notFound(target, relatedId);
     }
-    await loadApart(req.prisma, target, [record], query.include, query.fields, req.config);
-    const builder = new DocumentBuilder(req.config.idDivider, query.fields);
-    const data = builder.resource(target, record, 'data', query.include);
-    return ok(buildDocument(builder, data, { self: requestSelf(req, entries) }, { included: query.include !== undefined }));
+    return renderResourceDocument(req, target, record, query, 200, requestSelf(req, entries));
 }

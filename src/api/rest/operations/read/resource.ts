@@ -30,23 +30,23 @@ async function resourceDocument(
     if (!record) {
         throw notFound(model, id);
     }
-    await loadApart(req.prisma, model, [record], query.include, query.fields, req.config);
     return renderResourceDocument(req, model, record, query, status, self);
 }
 
 /**
  * The single-resource document of a record read with `projectionFor(model, query.include, query.fields)`
- * (by a read, or as the read-back of a write). The top-level `links.self` is `self`, or the
- * resource's own URL.
+ * (by a read, or as the read-back of a write), completed with the included relationships read apart.
+ * The top-level `links.self` is `self`, or the resource's own URL.
  */
-export function renderResourceDocument(
+export async function renderResourceDocument(
     req: RestRequest,
     model: RestModel,
     record: Record<string, unknown>,
     query: DocumentQuery,
     status: number,
     self?: string,
-): Response {
+): Promise<Response> {
+    await loadApart(req.prisma, model, [record], query.include, query.fields, req.config);
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
     const data = builder.resource(model, record, 'data', query.include);
     return ok(buildDocument(builder, data, { self: self ?? data.links.self }, { included: query.include !== undefined }), status);

@@ -1,6 +1,7 @@
 import type { CrudContract } from '@zenstackhq/runtime';
 import { planOf, type RelationshipPlan } from '../../document/model-plan';
 import { whereByIdValues } from '../../ids';
+import { whereKey } from '../../payload/identifiers';
 import type { RestConfig } from '../../options';
 import { includedProjection } from '../../query/select';
 import type { Fieldsets, IncludeTree } from '../../query/types';
@@ -21,10 +22,6 @@ import { delegate } from './shared';
 
 type DbRecord = Record<string, unknown>;
 
-function keyOf(values: readonly unknown[]): string {
-    return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
-}
-
 /** The id values of the target a record links to through `r`'s foreign keys, or undefined when unset. */
 function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
     const values = r.fkFields!.map((f) => record[f]);
@@ -44,7 +41,7 @@ async function readApart(
     const wanted = new Map<string, unknown[]>();
     for (const record of records) {
         const ids = linkedIds(r, record);
-        if (ids) wanted.set(keyOf(ids), ids);
+        if (ids) wanted.set(whereKey({ id: ids }), ids);
     }
     const found = new Map<string, DbRecord>();
     if (wanted.size > 0) {
@@ -54,12 +51,12 @@ async function readApart(
                 ? { [idNames[0]]: { in: [...wanted.values()].map((ids) => ids[0]) } }
                 : { OR: [...wanted.values()].map((ids) => Object.fromEntries(idNames.map((n, i) => [n, ids[i]]))) };
         const rows = (await delegate(db, target).findMany({ where, ...includedProjection(target, sub, fields, config) })) as DbRecord[];
-        for (const row of rows) found.set(keyOf(idNames.map((n) => row[n])), row);
+        for (const row of rows) found.set(whereKey({ id: idNames.map((n) => row[n]) }), row);
         await loadApart(db, target, rows, sub, fields, config);
     }
     for (const record of records) {
         const ids = linkedIds(r, record);
-        record[r.name] = (ids && found.get(keyOf(ids))) ?? null;
+        record[r.name] = (ids && found.get(whereKey({ id: ids }))) ?? null;
     }
 }
 

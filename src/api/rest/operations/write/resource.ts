@@ -15,7 +15,6 @@ import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
 import { updateRecord } from './replace';
 import { readUpsertMeta, upsertResource } from './upsert';
-import { loadApart } from '../read/to-one-apart';
 
 /** POST /:type (create, or upsert with `meta.operation`), PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
@@ -32,8 +31,7 @@ export async function createResource(req: RestRequest): Promise<Response> {
             ? createWithKeys(req, model, write, projection)
             : delegateOf(req, model).create({ data: write.data, ...projection }),
     );
-    await loadApart(req.prisma, model, [created], query.include, query.fields, req.config);
-    const res = renderResourceDocument(req, model, created, query, 201);
+    const res = await renderResourceDocument(req, model, created, query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
 }
 
@@ -55,7 +53,6 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     if (invalid) return invalid;
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
-    await loadApart(req.prisma, model, [updated], query.include, query.fields, req.config);
     return renderResourceDocument(req, model, updated, query, 200);
 }
 

@@ -11,7 +11,6 @@ import { delegateOf, guardedWrite } from './guard';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
-import { loadApart } from '../read/to-one-apart';
 
 /**
  * POST /:type with `meta: { operation: "upsert", matchFields: [...] }` (as `@zenstackhq/server` 2.x):
@@ -103,8 +102,7 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
               )
             : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
     );
-    await loadApart(req.prisma, model, [record], created.query.include, created.query.fields, req.config);
-    const res = renderResourceDocument(req, model, record, created.query, 201);
+    const res = await renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
 }
 
