@@ -70,6 +70,9 @@ describe('REST filters (SQLite)', () => {
 
         it('is typed for every scalar type', async () => {
             expect(await ids('/allTypes', { 'filter[string]': 'beta' })).toEqual(['b']);
+            // an empty value is a value (2.x dropped the filter and answered every record)
+            expect(await ids('/allTypes', { 'filter[string]': '' })).toEqual([]);
+            expect(await ids('/allTypes', { 'filter[string$contains]': '' })).toEqual(['a', 'b']);
             expect(await ids('/allTypes', { 'filter[int]': '1' })).toEqual(['a']);
             expect(await ids('/allTypes', { 'filter[float]': '2.5' })).toEqual(['b']);
             expect(await ids('/allTypes', { 'filter[float$gt]': '2E0', 'filter[float$lt]': '.3e+1' })).toEqual(['b']);
