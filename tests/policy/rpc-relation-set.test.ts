@@ -216,16 +216,16 @@ model Member {
         expect(await squadOf()).toEqual({ ...before, c: 2 });
     });
 
-    it('attaches compound-id members by their compound key; detaching them is refused by ZenStack 2.x (400), writing nothing', async () => {
+    it('attaches and detaches compound-id members by their compound key (ZenStack 2.x alone refuses the detach)', async () => {
         await s.prisma.member.create({ data: { org: 'x', num: 1, squadId: 1 } });
         await s.prisma.member.create({ data: { org: 'x', num: 2 } });
         const squadOfMembers = async () => (await s.prisma.member.findMany({ orderBy: { num: 'asc' } })).map((m: { squadId: number | null }) => m.squadId);
         const add = await update({ squads: { update: { where: { id: 1 }, data: { members: { set: [{ org_num: { org: 'x', num: 1 } }, { org_num: { org: 'x', num: 2 } }] } } } } });
         expect(add.status).toBe(200);
         expect(await squadOfMembers()).toEqual([1, 1]);
-        // ZenStack's policy layer cannot disconnect by a compound id (a plain `disconnect` fails the same way)
-        const remove = await update({ squads: { update: { where: { id: 1 }, data: { members: { set: [] } } } } });
-        expect(remove.status).toBe(400);
-        expect(await squadOfMembers()).toEqual([1, 1]);
+        // ZenStack's policy layer cannot disconnect by a compound id: the handler detaches them (rpc-compound-disconnect.test.ts)
+        const remove = await update({ squads: { update: { where: { id: 1 }, data: { members: { set: [{ org_num: { org: 'x', num: 2 } }] } } } } });
+        expect(remove.status).toBe(200);
+        expect(await squadOfMembers()).toEqual([null, 1]);
     });
 });

@@ -61,6 +61,18 @@ export class RecordNotFoundError extends Error {
     }
 }
 
+/**
+ * A change that would leave a record without a link the schema requires: answered as the data layer's own
+ * refusal (`P2014`), for changes the handlers make themselves instead of the ORM.
+ */
+export class RequiredRelationError extends Error {
+    readonly code = 'P2014';
+    constructor(message: string) {
+        super(message);
+        this.name = 'RequiredRelationError';
+    }
+}
+
 const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024', 'P2037']);
 const UNAVAILABLE_TEXT =
     /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly|attempted to take ownership of Rust value while it was borrowed/i;
@@ -238,6 +250,9 @@ export function classifyError(err: unknown): ClassifiedError {
     }
     if (err instanceof RecordNotFoundError) {
         return { kind: 'not-found', message: err.message, ormCode: err.code };
+    }
+    if (err instanceof RequiredRelationError) {
+        return { kind: 'orm', message: err.message, ormCode: err.code };
     }
     if (err instanceof Error && NO_PERMISSION_CHECKERS.test(err.message)) {
         return { kind: 'bad-request', message: CHECK_UNAVAILABLE_MESSAGE };

@@ -15,6 +15,7 @@ import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
 import { checkSetItems, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
+import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -23,13 +24,14 @@ export interface PreparedCall {
     op: OperationSpec;
     args: Args;
     /**
-     * Relation `set`s or one-to-one links in the arguments: the call runs in a transaction that rewrites
-     * them first (against the current members, as foreign keys, after a checked unlink).
+     * Relation `set`s, disconnects by compound keys or one-to-one links in the arguments: the call runs in a
+     * transaction that rewrites them first (against the current members, as foreign keys, after a checked unlink).
      */
     guarded: boolean;
     /**
-     * The rewrite computes what to write from what it reads (a relation `set`): serializable where the
-     * database offers it. (One-to-one links rely on the unique constraint and policy checks instead.)
+     * The rewrite computes what to write from what it reads (a relation `set`, a disconnect by compound key):
+     * serializable where the database offers it. (One-to-one links rely on the unique constraint and policy
+     * checks instead.)
      */
     readThenWrite: boolean;
 }
@@ -64,7 +66,8 @@ export function prepareCall(
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
-    const readThenWrite = setSites.length > 0;
+    // both read the current members, then write what follows from them
+    const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared);
     const guarded = readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
     return { registry, model, op, args: prepared, guarded, readThenWrite };
 }
@@ -89,7 +92,7 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
 
 /**
  * Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly)
- * become rejections. A call with relation `set`s reads the current members and writes in one
+ * become rejections. A call with relation `set`s (or disconnects by compound keys) reads the current members and writes in one
  * transaction: `client` is used as it is when it already is one (`inTransaction`). A write in that
  * transaction whose result cannot be read back is kept: the transaction commits and the error is
  * thrown afterwards, as ZenStack does with its own transactions.
@@ -111,6 +114,7 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
     const run = async (tx: unknown) => {
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
+        await detachCompoundDisconnects(tx, call.registry, call.model, call.op.name, args);
         await guardOneToOne(tx, call.registry, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
         return clientMethod(tx, call.model, call.op)(args);
     };

@@ -84,7 +84,7 @@ function copyTree(value: unknown): unknown {
 }
 
 /** A unique filter (`WhereUniqueInput`) as a plain filter: compound keys `a_b: { a, b }` spread. */
-function asFilter(model: ModelDef, where: Data): Data {
+export function asFilter(model: ModelDef, where: Data): Data {
     const out: Data = {};
     for (const [key, value] of Object.entries(where)) {
         const constraint = uniqueConstraint(model, key);
@@ -94,9 +94,12 @@ function asFilter(model: ModelDef, where: Data): Data {
     return out;
 }
 
-/** `{ rel: { where?, select: … } }` nesting from the top-level record down to the replaced relation. */
-export function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef): Data {
-    let select: Data = { [relation.name]: { select: idSelect(target) } };
+/**
+ * `{ rel: { where?, select: … } }` nesting from the top-level record down to the replaced relation, whose
+ * members are read by id (those matching `members` only, when given).
+ */
+export function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef, members?: Data): Data {
+    let select: Data = { [relation.name]: members ? { where: members, select: idSelect(target) } : { select: idSelect(target) } };
     for (let i = path.length - 1; i >= 0; i--) {
         const step = path[i];
         const stepModel = registry.models.get(step.relation.targetKey)!;
