@@ -83,6 +83,25 @@ function defineTypedJsonTests(provider: Provider): void {
             expect(required.status).toBe(422);
         });
 
+        it('are created null (ZenStack checks a null marker against the type in a create), with and without zod', async () => {
+            if (!s) return;
+            for (const zodSchemas of [s.zodSchemas, undefined]) {
+                const res = await rest({
+                    method: 'POST',
+                    path: '/person',
+                    query: {},
+                    requestBody: { data: { type: 'person', attributes: { name: 'Nil', address: null, tags: [] } } },
+                    prisma: s.enhance({ id: 1 }),
+                    modelMeta: s.modelMeta,
+                    zodSchemas,
+                    logger: null,
+                });
+                const body = JSON.parse(JSON.stringify(res.body));
+                expect([res.status, body.data?.attributes.address]).toEqual([201, null]);
+                expect((await s.prisma.person.findUnique({ where: { id: Number(body.data.id) } })).address).toBeNull();
+            }
+        });
+
         it('are compared by equality with a JSON value (as 2.x), and cannot be sorted, like other Json fields', async () => {
             if (!s) return;
             const ids = async (value: string) => (await call(rest, 'GET', '/person', { 'filter[address]': value })).body.data.map((r: Body) => r.id);
