@@ -1,5 +1,5 @@
 import type { ScalarField } from '../../common/model-registry';
-import { jsonNullNameOf } from '../../common/codec';
+import { typedJsonNullsForCreate } from '../../common/typed-json-nulls';
 import type { RestModel, RestRelationship } from '../schema';
 import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResourceId } from './document';
 import { linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
@@ -220,25 +220,9 @@ export function parseResourceWrite(
         if (Array.isArray(linkage)) identifiers.push(...linkage);
         else if (linkage) identifiers.push(linkage);
     }
-    if (mode === 'create') typedJsonNullsForCreate(model, prismaData);
+    if (mode === 'create') typedJsonNullsForCreate(model.def, prismaData);
     if (mode === 'create' && model.def.delegated) refuseGeneratedIdWithLinks(model, prismaData, pointers);
     return { data: prismaData, values, pointers, relationFks, identifiers, linkPointers };
-}
-
-/**
- * ZenStack 2.22 checks the value of a typed JSON field (`address Address? @json`) in a create against its
- * type, Prisma's null markers included ("Required at address.city"), so such a null goes the way ZenStack
- * takes it: database NULL by leaving the field out (unless a default would then apply), JSON null as a
- * plain null (which ZenStack stores as JSON null; both read back as null).
- */
-function typedJsonNullsForCreate(model: RestModel, data: Record<string, unknown>): void {
-    for (const [name, value] of Object.entries(data)) {
-        const field = model.def.scalars.get(name);
-        if (!field?.typeDef || typeof value !== 'object' || value === null || !jsonNullNameOf(value)) continue;
-        const hasDefault = !!field.info.attributes?.some((a) => a.name === '@default');
-        if (jsonNullNameOf(value) === 'DbNull' && !hasDefault) delete data[name];
-        else data[name] = null;
-    }
 }
 
 /**
