@@ -9,7 +9,7 @@ import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
-import { applyJsonNulls } from './json-nulls';
+import { applyJsonNulls, resolveTypedJsonNulls } from './json-nulls';
 import type { OperationSpec } from './operations';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
@@ -50,9 +50,10 @@ export function prepareCall(
     zodSchemas: ZodSchemas | undefined,
     limits?: ArgLimits,
 ): PreparedCall {
-    const { args: received, jsonNulls } = decodeArgs(raw);
+    const decoded = decodeArgs(raw);
+    const { args: received, slots: jsonNulls, forValidation } = resolveTypedJsonNulls(registry, model, op.name, decoded.args, decoded.jsonNulls);
     // zod (when given) reports unknown arguments itself, as a 422 listing the issues
-    validateArgs(zodSchemas, model.name, op.name, received);
+    validateArgs(zodSchemas, model.name, op.name, forValidation);
     const args = dropFalseCounts(received);
     for (const key of Object.keys(args)) {
         if (!op.argKeys.has(key)) {
