@@ -13,7 +13,8 @@ model Hall {
   seats  Seat[]
   boxes  Box[]
   wings  Wing[]
-  @@allow('all', true)
+  @@allow('create,update,delete', true)
+  @@allow('read', id != 2)
 }
 model Wing {
   id     Int    @id
@@ -145,6 +146,14 @@ describe('RPC disconnect of members with a compound key', () => {
         const created = await rpcAs(s, undefined, 'POST', '/hall/upsert', { where: { id: 3 }, create: { id: 3 }, update: { seats: { disconnect: [key(1, 1)] } } });
         expect(created.status).toBe(200);
         expect((await halls())['1_1']).toBe(1);
+    });
+
+    it('on a record the user cannot read answers as on a missing one (nothing is written either way)', async () => {
+        const hidden = await rpcAs(s, undefined, 'PUT', '/hall/update', { where: { id: 2 }, data: { seats: { disconnect: [key(2, 1)] } } });
+        const missing = await rpcAs(s, undefined, 'PUT', '/hall/update', { where: { id: 99 }, data: { seats: { disconnect: [key(2, 1)] } } });
+        expect(missing.status).toBe(404);
+        expect([hidden.status, hidden.text]).toEqual([missing.status, missing.text]);
+        expect((await halls())['2_1']).toBe(2);
     });
 
     it('runs in a $transaction/sequential too, and a later failure undoes the detach', async () => {

@@ -55,6 +55,16 @@ describe('relation set on the blog', () => {
         expect(await authors()).toEqual(before);
     });
 
+    it('on a record the user cannot read answers as on a missing one, also when the set changes nothing', async () => {
+        // anonymous users may not read users
+        for (const set of [[], [{ id: ids.bobPub }]]) {
+            const hidden = await rpcCaller(s)('PUT', '/user/update', { body: { where: { id: 2 }, data: { posts: { set } } } });
+            const missing = await rpcCaller(s)('PUT', '/user/update', { body: { where: { id: 99 }, data: { posts: { set } } } });
+            expect(missing.status).toBe(404);
+            expect([hidden.status, hidden.body]).toEqual([missing.status, missing.body]);
+        }
+    });
+
     it('leaves records the user cannot see attached', async () => {
         // only Bob's draft is left on Bob: Alice cannot see it, so her empty set changes nothing
         await s.prisma.post.updateMany({ where: { id: { in: [ids.bobPub, ids.bobOther] } }, data: { authorId: null } });

@@ -100,23 +100,26 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
     let result: unknown;
+    // the arguments sent to the client, once rewritten (relation `set`s, …)
+    const sent: { args?: Args } = {};
     try {
-        result = await callClient(client, call, inTransaction);
+        result = await callClient(client, call, inTransaction, sent);
     } catch (err) {
-        throw await hideUnreadableTarget(client, call, err);
+        throw await hideUnreadableTarget(client, call, sent.args ?? call.args, err);
     }
     // concrete fields ZenStack merges into delegate base records without their read rules
     removeHiddenFields(call.registry, call.model, result);
     return result;
 }
 
-async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean): Promise<unknown> {
+async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
     if (!call.guarded) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
         await detachCompoundDisconnects(tx, call.registry, call.model, call.op.name, args);
         await guardOneToOne(tx, call.registry, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
+        sent.args = args;
         return clientMethod(tx, call.model, call.op)(args);
     };
     if (inTransaction) return run(client);

@@ -2,6 +2,7 @@ import { classifyError, RecordNotFoundError } from '../common/errors';
 import { hasOwn } from '../common/guards';
 import { idSelect } from '../common/model-registry';
 import type { PreparedCall } from './call';
+import { isPlainObject, type Args } from './input';
 
 /**
  * ZenStack checks that the record of an `update` or `delete` exists without its read rule, so a write
@@ -16,19 +17,30 @@ const SINGLE_RECORD_WRITES: ReadonlySet<string> = new Set(['update', 'delete']);
 
 type FindUnique = (args: unknown) => Promise<unknown>;
 
-/** Whether the failure of `call` could reveal that a record the user cannot read exists. */
-function mayRevealHiddenRecord(call: PreparedCall, err: unknown): boolean {
+/**
+ * Whether update data writes nothing: no field, or only relations left without an operation (a relation
+ * `set` that changes nothing the user sees is rewritten to `{}`).
+ */
+function writesNothing(call: PreparedCall, data: unknown): boolean {
+    if (!isPlainObject(data)) return false;
+    return Object.entries(data).every(([key, ops]) => call.model.relations.has(key) && isPlainObject(ops) && Object.keys(ops).length === 0);
+}
+
+/** Whether the failure of `call`, sent as `args`, could reveal that a record the user cannot read exists. */
+function mayRevealHiddenRecord(call: PreparedCall, args: Args, err: unknown): boolean {
     if (!SINGLE_RECORD_WRITES.has(call.op.name)) return false;
     const kind = classifyError(err).kind;
     if (kind === 'policy') return true;
-    // nothing was written (no data): the answer must not differ from a missing record's
-    const data = call.args.data;
-    return kind === 'not-readable' && call.op.name === 'update' && typeof data === 'object' && data !== null && Object.keys(data).length === 0;
+    // nothing was written: the answer must not differ from a missing record's
+    return kind === 'not-readable' && call.op.name === 'update' && writesNothing(call, args.data);
 }
 
-/** The 404 a missing record of `call` gets, when its failure `err` concerns a record the user cannot read; otherwise `err`. */
-export async function hideUnreadableTarget(client: unknown, call: PreparedCall, err: unknown): Promise<unknown> {
-    if (!mayRevealHiddenRecord(call, err) || !hasOwn(call.args, 'where')) return err;
+/**
+ * The 404 a missing record of `call` gets, when its failure `err` concerns a record the user cannot read;
+ * otherwise `err`. `args` are the arguments the client got (after the handler's rewrites).
+ */
+export async function hideUnreadableTarget(client: unknown, call: PreparedCall, args: Args, err: unknown): Promise<unknown> {
+    if (!mayRevealHiddenRecord(call, args, err) || !hasOwn(call.args, 'where')) return err;
     const delegate = (client as Record<string, Record<string, unknown> | undefined>)[call.model.key];
     const findUnique = delegate?.findUnique as FindUnique | undefined;
     if (typeof findUnique !== 'function' || call.model.idFields.length === 0) return err;
