@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { createFetchHandler } from '../../src/adapters/fetch';
 import type { Response as ApiResponse } from '../../src/types';
-import { REST_PREFIX, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
+import { BODY_LIMIT, REST_PREFIX, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter, fromFetchResponse, type Harness } from './support/scenario';
 
 /** Two `(request) => Response` functions, as a Deno/Bun/Workers app would route to them. */
@@ -119,5 +119,36 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         expect(deleted.status).toBe(204);
         expect(deleted.headers.get('content-type')).toBeNull();
         expect(await deleted.text()).toBe('');
+    });
+
+    it('calls getPrisma before reading the body (as 2.x): it may read a copy; a refusal the head tells comes first', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const calls: string[] = [];
+        const errors: string[] = [];
+        const handler = createFetchHandler({
+            ...f.common,
+            logger: { error: (m) => errors.push(m) },
+            getPrisma: async (request) => {
+                const how = request.headers.get('x-how') ?? 'none';
+                calls.push(how);
+                if (how === 'clone') return f.getPrisma(String((await request.clone().json()).data.authorId));
+                if (how === 'consume') await request.json();
+                return f.getPrisma(request.headers.get(USER_HEADER));
+            },
+        });
+        const post = (body: string, headers: Record<string, string>) => handler(new Request('http://localhost/post/create', { method: 'POST', body, headers }));
+        const res = await post(JSON.stringify({ data: { title: 'copied', authorId: alice } }), { 'x-how': 'clone' });
+        expect(res.status).toBe(201);
+        // a getPrisma that rejects the request is answered before a malformed body is noticed
+        expect((await post('{"data": ', { [USER_HEADER]: 'invalid' })).status).toBe(401);
+        // a body declared over the limit is refused without calling getPrisma
+        calls.length = 0;
+        const large = 'x'.repeat(BODY_LIMIT + 1);
+        expect((await post(large, { 'x-how': 'clone', 'content-length': String(large.length) })).status).toBe(413);
+        expect(calls).toEqual([]);
+        // a getPrisma that consumes the body itself leaves nothing to read: a logged 500 that says so
+        expect((await post('{}', { 'x-how': 'consume' })).status).toBe(500);
+        expect(errors.join()).toMatch(/already read \(by getPrisma.*request\.clone\(\)\.json\(\)/);
     });
 });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { createHonoHandler } from '../../src/adapters/hono';
-import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
+import { BODY_LIMIT, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter, fromFetchResponse, type Harness } from './support/scenario';
 
 function honoHarness(app: Hono): Harness {
@@ -46,6 +47,67 @@ describeAdapter('hono adapter', async (f) => honoHarness(honoApp(f)), {}, ({ fix
         expect(seen).toEqual([body]);
         expect(res.status).toBe(201);
         expect((await res.json()).data.title).toBe('consumed twice');
+    });
+
+    it('an HTTPException with a response of its own goes back to Hono, which answers that response (WWW-Authenticate kept)', async () => {
+        const f = fixture();
+        const challenge = () => new HTTPException(401, { res: new Response('Unauthorized', { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="api"' } }) });
+        const app = new Hono();
+        app.use('/api/*', createHonoHandler({ ...f.common, getPrisma: () => { throw challenge(); } }));
+        const res = await app.request('/api/post/findMany');
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+        expect(await res.text()).toBe('Unauthorized');
+        // the app's onError sees it, as without the adapter
+        const seen: unknown[] = [];
+        const withHandler = new Hono();
+        withHandler.onError((err, c) => {
+            seen.push(err);
+            return c.text('handled by the app', 401);
+        });
+        withHandler.use('/api/*', createHonoHandler({ ...f.common, getPrisma: () => { throw challenge(); } }));
+        const handled = await withHandler.request('/api/post/findMany');
+        expect([handled.status, await handled.text()]).toEqual([401, 'handled by the app']);
+        expect(seen[0]).toBeInstanceOf(HTTPException);
+        // one with a status only is answered in the API's format, its status and message kept
+        const plain = new Hono();
+        plain.use('/api/*', createHonoHandler({ ...f.common, getPrisma: () => { throw new HTTPException(403, { message: 'no entry' }); } }));
+        const forbidden = await plain.request('/api/post/findMany');
+        expect(forbidden.status).toBe(403);
+        expect(await forbidden.json()).toEqual({ error: { message: 'no entry' } });
+    });
+
+    it('getPrisma may read the body through Hono (await ctx.req.json()), as in 2.x; the body checks still apply', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const app = new Hono();
+        const seen: unknown[] = [];
+        app.use('/api/*', createHonoHandler({ ...f.common, getPrisma: async (ctx) => {
+            if (ctx.req.header('x-read-body')) {
+                const body = await ctx.req.json();
+                seen.push(body);
+                return f.getPrisma(String(body.data.authorId));
+            }
+            return f.getPrisma(String(alice));
+        } }));
+        const post = (body: string, headers: Record<string, string> = {}) =>
+            app.request('/api/post/create', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+        const body = { data: { title: 'read by getPrisma', authorId: alice } };
+        const res = await post(JSON.stringify(body), { 'x-read-body': '1' });
+        expect(res.status).toBe(201);
+        expect((await res.json()).data.title).toBe('read by getPrisma');
+        expect(seen).toEqual([body]);
+        // malformed JSON the adapter reads, and a body over the limit, are still refused
+        const malformed = await post('{"data": ');
+        expect(malformed.status).toBe(400);
+        const large = JSON.stringify({ data: { title: 'x'.repeat(BODY_LIMIT), authorId: alice } });
+        expect((await post(large)).status).toBe(413);
+        // one declared over the limit before getPrisma may read it
+        const declared = await post(large, { 'x-read-body': '1', 'content-length': String(large.length) });
+        expect(declared.status).toBe(413);
+        expect(seen).toHaveLength(1);
+        // one read by getPrisma is measured too
+        expect((await post(large, { 'x-read-body': '1' })).status).toBe(413);
     });
 
     it('an explicit prefix option wins over the route pattern', async () => {

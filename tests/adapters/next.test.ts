@@ -1,4 +1,7 @@
 import http from 'node:http';
+import { forbidden, notFound, permanentRedirect, redirect, unauthorized } from 'next/navigation';
+import { getRedirectStatusCodeFromError, getURLFromRedirectError } from 'next/dist/client/components/redirect';
+import { isRedirectError } from 'next/dist/client/components/redirect-error';
 import { NextRequest, NextResponse } from 'next/server';
 import { apiResolver } from 'next/dist/server/api-utils/node/api-resolver';
 import { NextRequestHandler } from '../../src/adapters/next';
@@ -157,5 +160,72 @@ describe('next adapter: Pages Router with a catch-all named slug', () => {
         const rpc = await h.send({ method: 'GET', url: `${RPC_PREFIX}/post/count?x=1&x=2` });
         expect(rpc.status).toBe(200);
         expect(rpc.body).toEqual({ data: 1 });
+    });
+});
+
+describe('next adapter: App Router, getPrisma and Next.js control flow', () => {
+    let f: AdapterFixture;
+    beforeAll(async () => {
+        f = await import('./support/fixture').then((m) => m.createFixture());
+    });
+    afterAll(() => f.schema.cleanup());
+
+    const call = (getPrisma: (req: NextRequest) => unknown, init?: { method: string; body: string }) => {
+        const handler = NextRequestHandler({ ...f.common, useAppDir: true, getPrisma });
+        const url = `http://localhost/api/model/post/${init ? 'create' : 'findMany'}`;
+        return handler(new NextRequest(url, init && { ...init, headers: { 'content-type': 'application/json' } }), { params: Promise.resolve({ path: ['post', init ? 'create' : 'findMany'] }) });
+    };
+
+    /** What the call threw (Next.js answers it: 307 + Location for a redirect, its not-found page …). */
+    async function thrown(getPrisma: () => unknown): Promise<unknown> {
+        try {
+            await call(getPrisma);
+        } catch (err) {
+            return err;
+        }
+        throw new Error('the handler answered instead of letting the error through');
+    }
+
+    it('redirect(), permanentRedirect() and notFound() from next/navigation go back to Next.js as they are', async () => {
+        const redirectError = await thrown(() => redirect('/login'));
+        expect(isRedirectError(redirectError)).toBe(true);
+        expect([getURLFromRedirectError(redirectError as never), getRedirectStatusCodeFromError(redirectError as never)]).toEqual(['/login', 307]);
+        const permanent = await thrown(() => permanentRedirect('/moved'));
+        expect(getRedirectStatusCodeFromError(permanent as never)).toBe(308);
+        const missing = await thrown(() => notFound());
+        expect((missing as { digest: string }).digest).toBe('NEXT_HTTP_ERROR_FALLBACK;404');
+        // notFound() of Next.js 13 and 14
+        const legacy = Object.assign(new Error('NEXT_NOT_FOUND'), { digest: 'NEXT_NOT_FOUND' });
+        expect(await thrown(() => Promise.reject(legacy))).toBe(legacy);
+    });
+
+    it('forbidden() and unauthorized() (experimental.authInterrupts) go back to Next.js too', async () => {
+        const saved = process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS;
+        process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = 'true';
+        try {
+            expect(((await thrown(() => forbidden())) as { digest: string }).digest).toBe('NEXT_HTTP_ERROR_FALLBACK;403');
+            expect(((await thrown(() => unauthorized())) as { digest: string }).digest).toBe('NEXT_HTTP_ERROR_FALLBACK;401');
+        } finally {
+            if (saved === undefined) delete process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS;
+            else process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = saved;
+        }
+    });
+
+    it('other errors are still answered: a digest Next.js does not own is no control flow', async () => {
+        const res = await call(() => {
+            throw Object.assign(new Error('boom'), { digest: 'SOMETHING_ELSE' });
+        });
+        expect(res.status).toBe(500);
+        expect(await res.json()).toEqual({ error: { message: 'an unexpected error occurred' } });
+    });
+
+    it('getPrisma may read a copy of the body (req.clone().json()), as in 2.x', async () => {
+        const alice = await f.schema.prisma.user.create({ data: { email: 'clone@x.io' } });
+        const res = await call(async (req) => f.getPrisma(String((await req.clone().json()).data.authorId)), {
+            method: 'POST',
+            body: JSON.stringify({ data: { title: 'cloned', authorId: alice.id } }),
+        });
+        expect(res.status).toBe(201);
+        expect((await res.json()).data.title).toBe('cloned');
     });
 });

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createApp, createRouter, defineEventHandler, toNodeListener } from 'h3';
+import { createApp, createRouter, defineEventHandler, readBody, toNodeListener } from 'h3';
 import { createEventHandler } from '../../src/adapters/nuxt';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter } from './support/scenario';
@@ -21,7 +21,7 @@ function h3App(f: AdapterFixture, unhandled: unknown[]) {
 
 const unhandled: unknown[] = [];
 
-describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f, unhandled)))), {}, ({ harness, send, fixture }) => {
+describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createServer(toNodeListener(h3App(f, unhandled)))), {}, ({ harness, send, fixture, seed }) => {
     it('other routes of the app keep working next to the API', async () => {
         const res = await harness().send({ method: 'GET', url: '/hello' });
         expect(res.status).toBe(200);
@@ -54,4 +54,28 @@ describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createSe
         // a well-formed one still works
         expect((await send('GET', `${RPC_PREFIX}/post/count`)).status).toBe(200);
     });
+
+    it('getPrisma may read the body with h3 (await readBody(event)), as in 2.x; the adapter then reads the copy h3 keeps', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const seen: unknown[] = [];
+        const app = createApp();
+        app.use(
+            '/api',
+            createEventHandler({
+                ...f.common,
+                getPrisma: async (event) => {
+                    const body = await readBody(event);
+                    seen.push(body);
+                    return f.getPrisma(String(body.data.authorId));
+                },
+            }),
+        );
+        const h = supertestHarness(http.createServer(toNodeListener(app)));
+        const body = { data: { title: 'read by getPrisma', authorId: alice } };
+        const res = await h.send({ method: 'POST', url: '/api/post/create', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        expect(res.status).toBe(201);
+        expect(res.body.data.title).toBe('read by getPrisma');
+        expect(seen).toEqual([body]);
+    }, 15000);
 });

@@ -21,6 +21,25 @@ function requestEvent(request: Request, params: Record<string, string> = {}, rou
     } as unknown as RequestEvent;
 }
 
+/** What `redirect(303, '/login')` from `@sveltejs/kit` throws (`@sveltejs/kit` is ES modules only: not loadable here). */
+class Redirect {
+    constructor(
+        public status: 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308,
+        public location: string,
+    ) {}
+}
+
+/** What `error(401, 'login first')` from `@sveltejs/kit` throws. */
+class HttpError {
+    constructor(
+        public status: number,
+        public body: { message: string },
+    ) {}
+    toString(): string {
+        return JSON.stringify(this.body);
+    }
+}
+
 /**
  * The hook form serves RPC under its prefix; the `+server.ts` form serves REST as
  * `src/routes/api/rest/[...path]/+server.ts`; anything else is resolved by the app (404 here).
@@ -45,7 +64,7 @@ function sveltekitApp(f: AdapterFixture): Harness {
     };
 }
 
-describeAdapter('sveltekit adapter (server hook and +server.ts route)', async (f) => sveltekitApp(f), {}, ({ fixture }) => {
+describeAdapter('sveltekit adapter (server hook and +server.ts route)', async (f) => sveltekitApp(f), {}, ({ fixture, seed }) => {
     it('requires a prefix for the hook form', () => {
         const f = fixture();
         expect(() => SvelteKitHandler({ getPrisma: () => f.getPrisma(undefined) } as never)).toThrow(/prefix/);
@@ -58,5 +77,35 @@ describeAdapter('sveltekit adapter (server hook and +server.ts route)', async (f
         const res = await route(requestEvent(request, { rest: 'user/count' }) as Parameters<typeof route>[0]);
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ data: expect.any(Number) });
+    });
+
+    it('a redirect() thrown by getPrisma goes back to SvelteKit (hook and route); an error() keeps its status in the API format', async () => {
+        const f = fixture();
+        const redirect = new Redirect(303, '/login');
+        const resolve = async () => new Response('app');
+        const hook = SvelteKitHandler({ ...f.common, prefix: '/api', getPrisma: () => { throw redirect; } });
+        const request = new Request('http://localhost/api/post/findMany');
+        await expect(hook({ event: requestEvent(request), resolve })).rejects.toBe(redirect);
+        const route = SvelteKitRouteHandler({ ...f.common, getPrisma: () => { throw redirect; } });
+        await expect(route(requestEvent(request, { path: 'post/findMany' }) as Parameters<typeof route>[0])).rejects.toBe(redirect);
+        const denied = SvelteKitHandler({ ...f.common, prefix: '/api', getPrisma: () => { throw new HttpError(401, { message: 'login first' }); } });
+        const res = await denied({ event: requestEvent(request), resolve });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ error: { message: 'login first' } });
+    });
+
+    it('getPrisma may read a copy of the body (event.request.clone().json()), as in 2.x', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const getPrisma = async (event: RequestEvent) => f.getPrisma(String((await event.request.clone().json()).data.authorId));
+        const hook = SvelteKitHandler({ ...f.common, prefix: '/api', getPrisma });
+        const route = SvelteKitRouteHandler({ ...f.common, getPrisma });
+        const post = (title: string) =>
+            new Request('http://localhost/api/post/create', { method: 'POST', body: JSON.stringify({ data: { title, authorId: alice } }), headers: { 'content-type': 'application/json' } });
+        const viaHook = await hook({ event: requestEvent(post('via the hook')), resolve: async () => new Response('app') });
+        expect(viaHook.status).toBe(201);
+        const viaRoute = await route(requestEvent(post('via the route'), { path: 'post/create' }) as Parameters<typeof route>[0]);
+        expect(viaRoute.status).toBe(201);
+        expect(await f.schema.prisma.post.count({ where: { authorId: alice, title: { startsWith: 'via the' } } })).toBe(2);
     });
 });

@@ -1,4 +1,5 @@
 import type { Context as ElysiaContext, Elysia } from 'elysia';
+import { readFetchBody } from '../fetch/body';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { normalizePrefix, stripPatternSegments, stripPrefix } from '../shared/request';
@@ -15,6 +16,17 @@ export interface ElysiaOptions extends CommonAdapterOptions {
 }
 
 /**
+ * What Elysia's `status(401, 'Unauthorized')` (`error()` before Elysia 1.3) makes: an `ElysiaCustomStatusResponse`,
+ * `{ code, response }`, not an `Error`. Thrown from getPrisma it goes back to Elysia, which answers it (with the
+ * app's `onError` hooks) as it would without the plugin, as 2.x lets it. Recognised by its shape: the plugin does
+ * not load Elysia.
+ */
+function isStatusResponse(err: unknown): boolean {
+    const e = err as { code?: unknown };
+    return typeof err === 'object' && err !== null && !(err instanceof Error) && typeof e.code === 'number' && 'response' in err;
+}
+
+/**
  * An Elysia plugin serving the API under the current group:
  * `app.group('/api', (app) => app.use(createElysiaHandler({ getPrisma: (ctx) => …, basePath: '/api' })))`.
  * It registers a catch-all route that leaves the body unparsed, so that a malformed one is answered in the
@@ -25,10 +37,20 @@ export function createElysiaHandler(options: ElysiaOptions): <App extends Elysia
     const adapter = resolveAdapter(options, 'createElysiaHandler');
     const basePath = options.basePath === undefined ? undefined : normalizePrefix(options.basePath);
 
-    const handle = (ctx: ElysiaContext): Promise<Response> => {
+    const handle = async (ctx: ElysiaContext): Promise<Response> => {
         const pathname = pathnameOf(ctx.request);
         const path = basePath !== undefined ? (stripPrefix(pathname, basePath) ?? pathname) : stripPatternSegments(pathname, ctx.route);
-        return serveFetchRequest(adapter, ctx.request, { path, getPrisma: () => options.getPrisma(ctx) });
+        // Read first, as Elysia's own parser would have, so that getPrisma finds the parsed body in `ctx.body` (as in 2.x).
+        let body;
+        try {
+            body = await readFetchBody(ctx.request, adapter.bodyLimit);
+        } catch {
+            body = undefined; // the request's stream was used up: served as the base adapter answers it
+        }
+        if (body?.ok) {
+            (ctx as { body: unknown }).body = body.value;
+        }
+        return serveFetchRequest(adapter, ctx.request, { path, body, rethrow: isStatusResponse, getPrisma: () => options.getPrisma(ctx) });
     };
 
     return <App extends Elysia>(app: App): App => app.all('/*', (ctx) => handle(ctx as unknown as ElysiaContext), { parse: 'none' }) as unknown as App;

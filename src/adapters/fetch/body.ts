@@ -33,28 +33,44 @@ export async function readLimited(stream: ReadableStream<Uint8Array>, limit: num
     return concat(chunks, size);
 }
 
+const BODYLESS_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * What the head of a request already tells of its body, before anything reads it: no body to read (a `GET` or
+ * `HEAD`, whose body no handler reads, or a declared length of 0), or a refusal (a compressed body: 415; a declared length over `limit`:
+ * 413). `undefined` when the body has to be read.
+ */
+export function bodyFromHead(method: string, headers: Headers, limit: number): BodyResult | undefined {
+    const declared = declaredLength(headers.get('content-length'));
+    if (BODYLESS_METHODS.has(method.toUpperCase()) || declared === 0) {
+        return EMPTY_BODY;
+    }
+    const encoded = unsupportedEncoding(headers.get('content-encoding'));
+    if (encoded) {
+        return encoded;
+    }
+    return declared !== undefined && declared > limit ? tooLarge(limit) : undefined;
+}
+
 /**
  * The JSON body of a Fetch `Request`, within `limit` bytes. Whatever the content type (JSON:API's
  * `application/vnd.api+json` included), a non-empty body must be JSON.
  */
 export async function readFetchBody(request: Request, limit: number): Promise<BodyResult> {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) {
-        return EMPTY_BODY;
-    }
-    const encoded = unsupportedEncoding(request.headers.get('content-encoding'));
-    if (encoded) {
-        return encoded;
-    }
-    const declared = declaredLength(request.headers.get('content-length'));
-    if (declared !== undefined && declared > limit) {
-        return tooLarge(limit);
+    const stream = request.body;
+    const known = stream === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, limit);
+    if (known || stream === null) {
+        return known ?? EMPTY_BODY;
     }
     if (request.bodyUsed) {
-        throw new Error('the request body was already read by another handler before the ZenStack adapter');
+        throw new Error(
+            'the request body was already read (by getPrisma, or by another handler before the ZenStack adapter); ' +
+                'read a copy instead (`await request.clone().json()`)',
+        );
     }
     let bytes: Uint8Array | 'too-large';
     try {
-        bytes = await readLimited(request.body, limit);
+        bytes = await readLimited(stream, limit);
     } catch {
         return { ok: false, status: 400, message: 'the request body could not be read' };
     }

@@ -1,18 +1,28 @@
 import { log, describeError } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
-import { readQuery, serveWire, toWire, type WireResponse } from '../shared/pipeline';
-import { splitUrl, type BodyResult } from '../shared/request';
-import { readFetchBody } from './body';
+import { FrameworkControlFlow, readQuery, serveWire, toWire, type RethrowPredicate, type WireResponse } from '../shared/pipeline';
+import { EMPTY_BODY, splitUrl, type BodyResult } from '../shared/request';
+import { bodyFromHead, readFetchBody } from './body';
 
 /** How a framework wrapper describes one request to the Fetch base adapter. */
 export interface FetchRequestInput {
     /** The path after the mount point, percent-encoded. */
     path: string;
-    /** Called (once) to get the enhanced client for this request. */
+    /** Called (once) to get the enhanced client for this request, before the body is read (as 2.x does). */
     getPrisma: () => unknown;
-    /** Overrides how the body is obtained (for frameworks that may have buffered it already). */
+    /**
+     * Overrides how the body is read, after `getPrisma` (for frameworks that may have buffered it: `getPrisma`
+     * may have read it through the framework). A refusal the request's head tells (413, 415) comes first.
+     */
     readBody?: () => Promise<BodyResult>;
+    /** A body the wrapper has read already, before `getPrisma` (a failure is answered without calling it). */
+    body?: BodyResult;
+    /**
+     * The errors of `getPrisma` that are the framework's control flow (a redirect …): rethrown to the framework
+     * as they are instead of being answered.
+     */
+    rethrow?: RethrowPredicate;
 }
 
 /** A web `Response` for a wire response: JSON text, or no body (204 …). */
@@ -20,14 +30,31 @@ export function toFetchResponse(wire: WireResponse): Response {
     return new Response(wire.body ?? null, { status: wire.status, headers: wire.headers });
 }
 
-/** The Fetch base adapter: web `Request` in, web `Response` out; never throws. */
+function bodyOf(adapter: ResolvedAdapter, request: Request, input: FetchRequestInput): BodyResult | (() => Promise<BodyResult>) {
+    if (input.body) {
+        return input.body;
+    }
+    if (input.readBody) {
+        return bodyFromHead(request.method, request.headers, adapter.bodyLimit) ?? input.readBody;
+    }
+    const known = request.body === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, adapter.bodyLimit);
+    return known ?? (() => readFetchBody(request, adapter.bodyLimit));
+}
+
+/**
+ * The Fetch base adapter: web `Request` in, web `Response` out. Never throws, except the errors of `getPrisma`
+ * that `input.rethrow` accepts, rethrown as they are.
+ */
 export async function serveFetchRequest(adapter: ResolvedAdapter, request: Request, input: FetchRequestInput): Promise<Response> {
     try {
         const { search } = splitUrl(request.url);
-        const body = await (input.readBody ? input.readBody() : readFetchBody(request, adapter.bodyLimit));
-        const wire = await serveWire(adapter, { method: request.method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
+        const body = bodyOf(adapter, request, input);
+        const wire = await serveWire(adapter, { method: request.method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma, input.rethrow);
         return toFetchResponse(wire);
     } catch (err) {
+        if (err instanceof FrameworkControlFlow) {
+            throw err.error;
+        }
         log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');
         return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE)));
     }

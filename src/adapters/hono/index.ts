@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { parseBufferedBody } from '../fetch/body';
+import { parseBufferedBody, readFetchBody } from '../fetch/body';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { normalizePrefix, stripPatternSegments, stripPrefix } from '../shared/request';
@@ -28,6 +28,17 @@ function routePattern(ctx: Context): string {
 }
 
 /**
+ * Hono's `HTTPException` thrown with a response of its own (`new HTTPException(401, { res })`, e.g. with a
+ * `WWW-Authenticate` header): it goes back to Hono, which answers it with that response (`getResponse()`), or to
+ * the app's `onError`, as 2.x lets it. (One with a status only is answered in the API's format, its status kept.)
+ * Recognised by its shape: the adapter does not load Hono.
+ */
+function isExceptionWithResponse(err: unknown): boolean {
+    const e = err as { res?: unknown; getResponse?: unknown };
+    return err instanceof Error && typeof e.getResponse === 'function' && typeof e.res === 'object' && e.res !== null;
+}
+
+/**
  * A Hono middleware serving the API: `app.use('/api/*', createHonoHandler({ getPrisma: (ctx) => … }))`.
  * Works on every runtime Hono runs on (the body is read from the web-standard request).
  */
@@ -38,9 +49,10 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
     return async (ctx) => {
         const pathname = pathnameOf(ctx.req.raw);
         const path = prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx));
-        // When an earlier middleware already read the body (`await ctx.req.json()`), Hono keeps a copy.
-        const readBody = ctx.req.raw.bodyUsed ? async () => parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : undefined;
-        return serveFetchRequest(adapter, ctx.req.raw, { path, readBody, getPrisma: () => options.getPrisma(ctx) });
+        // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
+        // the request's stream is used up, and Hono keeps a copy.
+        const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));
+        return serveFetchRequest(adapter, ctx.req.raw, { path, readBody, rethrow: isExceptionWithResponse, getPrisma: () => options.getPrisma(ctx) });
     };
 }
 

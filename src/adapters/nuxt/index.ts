@@ -1,4 +1,5 @@
-import { defineEventHandler, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
+import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
+import { readFetchBody } from '../fetch/body';
 import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
@@ -53,15 +54,19 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
                 return undefined;
             }
         }
-        let request: Request;
+        // The request's head only: its body is read after getPrisma, which may have read it with h3's `readBody(event)`
+        // (h3 keeps a copy, which `toWebRequest` then streams). Building the web request before would start reading
+        // the body stream under h3's feet.
+        let head: Request;
         try {
-            request = toWebRequest(event);
+            head = new Request(getRequestURL(event), { method: event.method, headers: event.headers });
         } catch {
             // h3 builds the request URL from the Host header; a malformed one (`exa mple.com`, `[::1`) cannot be
             // parsed, which HTTP answers with a 400
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, 'invalid Host header')));
         }
-        return serveFetchRequest(adapter, request, { path, getPrisma: () => options.getPrisma(event) });
+        const readBody = () => readFetchBody(toWebRequest(event), adapter.bodyLimit);
+        return serveFetchRequest(adapter, head, { path, readBody, getPrisma: () => options.getPrisma(event) });
     });
 }
 

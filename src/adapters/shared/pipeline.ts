@@ -17,7 +17,11 @@ export interface ApiRequest {
     /** After the mount point, percent-encoded. */
     path: string;
     query: Query;
-    body: BodyResult;
+    /**
+     * The body, or how to read it once `getPrisma` has run (as 2.x orders them, so that a `getPrisma` may read
+     * the body itself through its framework). A failure given here is answered before `getPrisma` is called.
+     */
+    body: BodyResult | (() => Promise<BodyResult>);
     /** The query string exceeded the adapter's `queryLimit` (it was not parsed). */
     queryTooLong?: boolean;
 }
@@ -32,26 +36,53 @@ export interface WireResponse {
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const BODYLESS = new Set([204, 205, 304]);
 
+/**
+ * Carries an error thrown by `getPrisma` that is its framework's control flow (a redirect, an HTTP error the
+ * framework answers itself) out of the pipeline; the base adapter rethrows `error` to the framework as it is.
+ */
+export class FrameworkControlFlow {
+    constructor(readonly error: unknown) {}
+}
+
+/** Which errors of `getPrisma` go back to the framework (see `FrameworkControlFlow`). */
+export type RethrowPredicate = (err: unknown) => boolean;
+
+function isControlFlow(rethrow: RethrowPredicate | undefined, err: unknown): boolean {
+    if (!rethrow) {
+        return false;
+    }
+    try {
+        return rethrow(err) === true;
+    } catch {
+        return false;
+    }
+}
+
 function isClient(value: unknown): boolean {
     return (typeof value === 'object' || typeof value === 'function') && value !== null;
 }
 
 /**
- * Runs one request through the handler: rejects a bad body, obtains the client with `getPrisma`
- * (mapping its failures to a status), and never lets an exception escape.
+ * Runs one request through the handler: rejects an overlong query and a body already known to be bad, obtains
+ * the client with `getPrisma` (mapping its failures to a status), then reads the body if it has not been read.
+ * Never lets an exception escape, except an error of `getPrisma` that `rethrow` accepts, thrown wrapped in a
+ * `FrameworkControlFlow`. (Reading the body may throw: its caller handles that.)
  */
-export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown): Promise<Response> {
+export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown, rethrow?: RethrowPredicate): Promise<Response> {
     const { handler, logger } = adapter;
     if (req.queryTooLong) {
         return renderAdapterError(handler, 414, `query string too long (at most ${adapter.queryLimit} characters)`);
     }
-    if (!req.body.ok) {
+    if (typeof req.body !== 'function' && !req.body.ok) {
         return renderAdapterError(handler, req.body.status, req.body.message);
     }
     let prisma: unknown;
     try {
         prisma = await getPrisma();
     } catch (err) {
+        if (isControlFlow(rethrow, err)) {
+            throw new FrameworkControlFlow(err);
+        }
         const status = statusOfThrown(err);
         if (status === undefined || status >= 500) {
             log(logger, 'error', `getPrisma failed: ${describeError(err)}`, 'get-prisma-error');
@@ -63,12 +94,16 @@ export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest,
         log(logger, 'error', `${NO_PRISMA_MESSAGE}: getPrisma returned ${String(prisma)}`, 'no-prisma');
         return renderAdapterError(handler, 500, NO_PRISMA_MESSAGE);
     }
+    const body = typeof req.body === 'function' ? await req.body() : req.body;
+    if (!body.ok) {
+        return renderAdapterError(handler, body.status, body.message);
+    }
     try {
         const res = await handler({
             method: req.method.toUpperCase(),
             path: req.path,
             query: req.query,
-            requestBody: req.body.value,
+            requestBody: body.value,
             prisma: prisma as never,
             modelMeta: adapter.modelMeta,
             zodSchemas: adapter.zodSchemas,
@@ -127,6 +162,6 @@ function serializationFailure(adapter: ResolvedAdapter): WireResponse {
 }
 
 /** `serveApiRequest` then `toWire`. */
-export async function serveWire(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown): Promise<WireResponse> {
-    return toWire(adapter, await serveApiRequest(adapter, req, getPrisma));
+export async function serveWire(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown, rethrow?: RethrowPredicate): Promise<WireResponse> {
+    return toWire(adapter, await serveApiRequest(adapter, req, getPrisma, rethrow));
 }

@@ -20,6 +20,17 @@ export interface RouteHandlerOptions extends CommonAdapterOptions {
 }
 
 /**
+ * SvelteKit's `Redirect` (`throw redirect(303, '/login')`): `{ status, location }` with a 3xx status. Thrown from
+ * getPrisma it goes back to SvelteKit, which answers the redirect, as 2.x lets it. (Its `HttpError`, from
+ * `error(401, …)`, carries a 4xx/5xx status: answered in the API's format, status kept, as other such errors.)
+ * Recognised by its shape: `@sveltejs/kit` is ES modules only, and the adapter uses its types only.
+ */
+function isRedirect(err: unknown): boolean {
+    const e = err as { status?: unknown; location?: unknown };
+    return typeof err === 'object' && err !== null && typeof e.location === 'string' && Number.isInteger(e.status) && (e.status as number) >= 300 && (e.status as number) <= 399;
+}
+
+/**
  * A server hook serving the API under `prefix`; other requests go on to `resolve`.
  * `src/hooks.server.ts`: `export const handle = SvelteKitHandler({ prefix: '/api/model', getPrisma: (event) => … })`
  * (combine with other hooks with `sequence` from `@sveltejs/kit/hooks`).
@@ -36,7 +47,7 @@ export function SvelteKitHandler(options: HandlerOptions): Handle {
         if (path === undefined) {
             return resolve(event);
         }
-        return serveFetchRequest(adapter, event.request, { path, getPrisma: () => options.getPrisma(event) });
+        return serveFetchRequest(adapter, event.request, { path, rethrow: isRedirect, getPrisma: () => options.getPrisma(event) });
     };
 }
 
@@ -50,7 +61,7 @@ export function SvelteKitRouteHandler(options: RouteHandlerOptions): RequestHand
     const param = options.param ?? 'path';
     return async (event) => {
         const path = pathFromRestParam(event.url.pathname, (event.params as Record<string, string | undefined>)[param]);
-        return serveFetchRequest(adapter, event.request, { path, getPrisma: () => options.getPrisma(event) });
+        return serveFetchRequest(adapter, event.request, { path, rethrow: isRedirect, getPrisma: () => options.getPrisma(event) });
     };
 }
 
