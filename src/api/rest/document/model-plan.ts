@@ -29,11 +29,14 @@ export interface RelationshipPlan {
      * names in the order of the target's id fields. The identifier comes from them, no join needed.
      */
     fkFields?: readonly string[];
+    /** Owner-side to-one: its local foreign key fields and the target fields they reference, in the same order. */
+    linkKeys?: { local: readonly string[]; referenced: readonly string[] };
     /**
      * Included, it is read apart from the records that include it (see operations/read/to-one-apart.ts):
-     * a required to-one (foreign keys to the target's id, no field-level read rule on the relation) to a
-     * model not everyone may read. ZenStack turns the target's read rule of such an include into a
-     * filter on the including records, so `include` would drop readable records from the primary data.
+     * a required to-one (owner side, no field-level read rule on the relation) to a model not everyone may
+     * read. ZenStack turns the target's read rule of such an include into a filter on the including records,
+     * so `include` would drop readable records from the primary data. When its foreign keys are not the
+     * target's resource id (`externalIdMapping`), its linkage is read apart too, included or not.
      */
     loadedApart: boolean;
 }
@@ -66,6 +69,13 @@ function fkFieldsOf(rel: RestRelationship): string[] | undefined {
     return targetIds.map((id) => mapping[id]);
 }
 
+function linkKeysOf(rel: RestRelationship): RelationshipPlan['linkKeys'] {
+    const mapping = rel.field.foreignKeyMapping;
+    if (rel.isArray || !rel.field.isOwner || !mapping) return undefined;
+    const referenced = Object.keys(mapping);
+    return { local: referenced.map((f) => mapping[f]), referenced };
+}
+
 /**
  * The attributes of `model`'s descendants that it does not have itself (nor as its id), except those
  * with field-level read rules, `@omit` or `@password`: ZenStack does not apply their rules to base
@@ -93,6 +103,7 @@ function buildPlan(model: RestModel): ModelPlan {
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {
         const fkFields = fkFieldsOf(rel);
+        const linkKeys = linkKeysOf(rel);
         relationships.push({
             name,
             rel,
@@ -100,7 +111,8 @@ function buildPlan(model: RestModel): ModelPlan {
             selfSuffix: `/relationships/${encodeURIComponent(name)}`,
             relatedSuffix: `/${encodeURIComponent(name)}`,
             fkFields,
-            loadedApart: fkFields !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll,
+            linkKeys,
+            loadedApart: linkKeys !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll,
         });
     }
     return {

@@ -56,11 +56,15 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
     for (const r of plan.relationships) {
         const sub = include?.get(r.name);
         const shown = !set || set.has(r.name);
-        if ((shown || (sub && r.loadedApart)) && r.fkFields && !whole) {
+        if (r.loadedApart) {
+            // read apart (operations/read/to-one-apart.ts): its foreign keys only
+            if ((shown || sub) && !whole) for (const fk of r.linkKeys!.local) select[fk] = true;
+            continue;
+        }
+        if (shown && r.fkFields && !whole) {
             for (const fk of r.fkFields) select[fk] = true;
         }
-        // an included relationship read apart (operations/read/to-one-apart.ts) gets its foreign keys only, above
-        if (sub && !r.loadedApart) {
+        if (sub) {
             const target = r.rel.target;
             const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {

@@ -77,10 +77,10 @@ export async function readToOne(
     const plan = planOf(parent).relationshipByName.get(rel.name);
     if (plan?.loadedApart) {
         // read by its foreign keys: a nested read would hide the parent when the user may not read the target
-        const keys = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), ...Object.fromEntries(plan.fkFields!.map((f) => [f, true])) } });
+        const keys = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), ...Object.fromEntries(plan.linkKeys!.local.map((f) => [f, true])) } });
         if (!keys) throw notFound(parent, parentId);
         const where = whereOfLinked(plan, keys);
-        const related = where ? ((await delegate(req.prisma, rel.target).findUnique({ where, ...projection })) as DbRecord | null) : null;
+        const related = where ? ((await delegate(req.prisma, rel.target).findFirst({ where, ...projection })) as DbRecord | null) : null;
         return { parentRecord: keys, related };
     }
     // `true` when the projection is empty: the related record whole

@@ -16,6 +16,7 @@ import { NOT_READABLE_MESSAGE } from '../../../common/errors';
 import { RestError } from '../../errors';
 import { hiddenRelationship, readToManyPage } from './relation-reads';
 import { delegate, notFound, ok } from './shared';
+import { loadApart } from './to-one-apart';
 
 /** Query and links source of a relationship document: the request's own for a GET, defaults for write responses. */
 interface RelationshipRead {
@@ -55,14 +56,17 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     }
 
     const select: Record<string, unknown> = { ...idSelect(model) };
-    if (plan.fkFields) {
-        for (const fk of plan.fkFields) select[fk] = true;
+    // read apart (to-one-apart.ts), with linkage from its target: its foreign keys only
+    const apart = plan.loadedApart && !plan.fkFields;
+    if (plan.fkFields || apart) {
+        for (const fk of plan.linkKeys!.local) select[fk] = true;
     } else {
         select[rel.name] = { select: idSelect(target) };
     }
     const record = await delegate(req.prisma, model).findUnique({ where, select });
     if (!record) throw notFound(model, read.id);
-    if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
+    if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
+    else if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
     const resource = builder.resource(model, record, 'data');
     const data: Linkage = resource.relationships[rel.name]?.data ?? null;
     const parentSelf = resource.links.self;

@@ -1,6 +1,5 @@
 import type { CrudContract } from '@zenstackhq/runtime';
 import { planOf, type RelationshipPlan } from '../../document/model-plan';
-import { whereByIdValues } from '../../ids';
 import { whereKey } from '../../payload/identifiers';
 import type { RestConfig } from '../../options';
 import { includedProjection } from '../../query/select';
@@ -22,10 +21,18 @@ import { delegate } from './shared';
 
 type DbRecord = Record<string, unknown>;
 
-/** The id values of the target a record links to through `r`'s foreign keys, or undefined when unset. */
+/** The values of the target fields a record's foreign keys reference through `r` (`linkKeys`), or undefined when unset. */
 function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
-    const values = r.fkFields!.map((f) => record[f]);
+    const values = r.linkKeys!.local.map((f) => record[f]);
     return values.some((v) => v === null || v === undefined) ? undefined : values;
+}
+
+/** The projection of `r`'s targets for `sub` and `fields`, with the fields the foreign keys reference. */
+function targetProjection(r: RelationshipPlan, sub: IncludeTree, fields: Fieldsets | undefined, config: RestConfig): Record<string, unknown> {
+    const projection = includedProjection(r.rel.target, sub, fields, config) as Record<string, unknown>;
+    const select = projection.select as Record<string, unknown> | undefined;
+    if (!select) return projection;
+    return { ...projection, select: { ...select, ...Object.fromEntries(r.linkKeys!.referenced.map((f) => [f, true])) } };
 }
 
 /** Reads the targets of `r` for `records` by id and sets each record's relation field to its target or null. */
@@ -45,24 +52,31 @@ async function readApart(
     }
     const found = new Map<string, DbRecord>();
     if (wanted.size > 0) {
-        const idNames = target.idFields.map((f) => f.name);
+        const names = r.linkKeys!.referenced;
         const where =
-            idNames.length === 1
-                ? { [idNames[0]]: { in: [...wanted.values()].map((ids) => ids[0]) } }
-                : { OR: [...wanted.values()].map((ids) => Object.fromEntries(idNames.map((n, i) => [n, ids[i]]))) };
-        const rows = (await delegate(db, target).findMany({ where, ...includedProjection(target, sub, fields, config) })) as DbRecord[];
-        for (const row of rows) found.set(whereKey({ id: idNames.map((n) => row[n]) }), row);
-        await loadApart(db, target, rows, sub, fields, config);
+            names.length === 1
+                ? { [names[0]]: { in: [...wanted.values()].map((ids) => ids[0]) } }
+                : { OR: [...wanted.values()].map((ids) => Object.fromEntries(names.map((n, i) => [n, ids[i]]))) };
+        const rows = (await delegate(db, target).findMany({ where, ...targetProjection(r, sub, fields, config) })) as DbRecord[];
+        for (const row of rows) found.set(whereKey({ id: names.map((n) => row[n]) }), row);
+        await loadApart(db, target, rows, sub, fields, config, false);
     }
     for (const record of records) {
         const ids = linkedIds(r, record);
-        record[r.name] = (ids && found.get(whereKey({ id: ids }))) ?? null;
+        const row = ids && found.get(whereKey({ id: ids }));
+        // linkage follows the foreign keys when they are the target's id; else only a readable target gives it
+        if (row) record[r.name] = row;
+        else if (r.fkFields) record[r.name] = null;
+        else delete record[r.name];
     }
 }
 
+const NOTHING_INCLUDED: IncludeTree = new Map();
+
 /**
  * Completes `records` of `model`, read with a projection for `include`, with the relationships read apart,
- * at any depth of the include tree.
+ * at any depth of the include tree; for `primary` data also the linkage of those not included whose foreign
+ * keys are not the target's resource id (under `externalIdMapping`).
  */
 export async function loadApart(
     db: CrudContract,
@@ -71,9 +85,19 @@ export async function loadApart(
     include: IncludeTree | undefined,
     fields: Fieldsets | undefined,
     config: RestConfig,
+    primary = true,
 ): Promise<void> {
-    if (!include || include.size === 0 || records.length === 0) return;
+    if (records.length === 0) return;
     const plan = planOf(model);
+    if (primary) {
+        const set = fields?.get(model.type);
+        for (const r of plan.relationships) {
+            if (r.loadedApart && !r.fkFields && !include?.has(r.name) && (!set || set.has(r.name))) {
+                await readApart(db, r, records, NOTHING_INCLUDED, fields, config);
+            }
+        }
+    }
+    if (!include || include.size === 0) return;
     for (const [name, sub] of include) {
         const r = plan.relationshipByName.get(name);
         if (!r) continue;
@@ -88,14 +112,12 @@ export async function loadApart(
             if (Array.isArray(value)) nested.push(...(value as DbRecord[]));
             else if (value && typeof value === 'object') nested.push(value as DbRecord);
         }
-        await loadApart(db, r.rel.target, nested, sub, fields, config);
+        await loadApart(db, r.rel.target, nested, sub, fields, config, false);
     }
 }
 
-/** The unique `where` of the target a record links to through a relationship read apart, or undefined when unset. */
+/** A filter on the target a record links to through a relationship read apart (the fields its keys reference), or undefined when unset. */
 export function whereOfLinked(r: RelationshipPlan, record: DbRecord): DbRecord | undefined {
     const ids = linkedIds(r, record);
-    if (!ids) return undefined;
-    const target = r.rel.target;
-    return whereByIdValues(target, Object.fromEntries(target.idFields.map((f, i) => [f.name, ids[i]])));
+    return ids && Object.fromEntries(r.linkKeys!.referenced.map((f, i) => [f, ids[i]]));
 }
