@@ -49,7 +49,7 @@ describe('REST: required to-one read apart under externalIdMapping', () => {
     const authors = (body: Body) => (body.data as Body[]).map((r) => r.relationships.author.data);
 
     it('keeps the records whose author the user cannot read, without their linkage', async () => {
-        for (const query of [{}, { include: 'author' }]) {
+        for (const query of [{}, { include: 'author' }] as Array<Record<string, string>>) {
             const res = await get('/post', query);
             expect([res.status, res.body.data.map((r: Body) => r.id), res.body.meta.total]).toEqual([200, [1, 2], 2]);
             expect(authors(res.body)).toEqual([undefined, undefined]);
