@@ -52,13 +52,18 @@ export function bodyFromHead(method: string, headers: Headers, limit: number): B
     return declared !== undefined && declared > limit ? tooLarge(limit) : undefined;
 }
 
+/** What a web request tells of its body without reading it (`bodyFromHead`; no stream: empty). */
+export function knownBody(request: Request, limit: number): BodyResult | undefined {
+    return request.body === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, limit);
+}
+
 /**
  * The JSON body of a Fetch `Request`, within `limit` bytes. Whatever the content type (JSON:API's
  * `application/vnd.api+json` included), a non-empty body must be JSON.
  */
 export async function readFetchBody(request: Request, limit: number): Promise<BodyResult> {
+    const known = knownBody(request, limit);
     const stream = request.body;
-    const known = stream === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, limit);
     if (known || stream === null) {
         return known ?? EMPTY_BODY;
     }

@@ -2,8 +2,8 @@ import { log, describeError } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
 import { FrameworkControlFlow, readQuery, serveWire, toWire, type RethrowPredicate, type WireResponse } from '../shared/pipeline';
-import { EMPTY_BODY, splitUrl, type BodyResult } from '../shared/request';
-import { bodyFromHead, readFetchBody } from './body';
+import { splitUrl, type BodyResult } from '../shared/request';
+import { bodyFromHead, knownBody, readFetchBody } from './body';
 
 /** How a framework wrapper describes one request to the Fetch base adapter. */
 export interface FetchRequestInput {
@@ -37,8 +37,7 @@ function bodyOf(adapter: ResolvedAdapter, request: Request, input: FetchRequestI
     if (input.readBody) {
         return bodyFromHead(request.method, request.headers, adapter.bodyLimit) ?? input.readBody;
     }
-    const known = request.body === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, adapter.bodyLimit);
-    return known ?? (() => readFetchBody(request, adapter.bodyLimit));
+    return knownBody(request, adapter.bodyLimit) ?? (() => readFetchBody(request, adapter.bodyLimit));
 }
 
 /**

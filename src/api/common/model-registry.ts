@@ -30,6 +30,8 @@ export interface ScalarField {
     isId: boolean;
     isForeignKey: boolean;
     isAutoIncrement: boolean;
+    /** `@default(…)`: a value the database or ORM gives when a create leaves the field out. */
+    hasDefault: boolean;
     /** For a foreign key: the relation field it belongs to. */
     relationField?: string;
     /**
@@ -217,6 +219,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 isId: !!field.isId,
                 isForeignKey: !!field.isForeignKey,
                 isAutoIncrement: !!field.isAutoIncrement,
+                hasDefault: hasAttribute(field, '@default'),
                 relationField: field.relationField,
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 omitted,

@@ -1,9 +1,9 @@
 import { RequiredRelationError } from '../common/errors';
 import { isObject } from '../common/guards';
-import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject, type Args } from './input';
-import { asFilter, follow, selectAlong, uniqueWhere } from './relation-set';
+import { asFilter, follow, isCompoundKey, selectAlong, uniqueWhere } from './relation-set';
 import { delegateOf, many, walkWrites, type RelationWrite } from './write-walk';
 
 /**
@@ -25,11 +25,7 @@ type Data = Record<string, unknown>;
 
 /** Whether `item` names its record by a compound unique key (`{ a_b: { a, b } }`). */
 function byCompoundKey(target: ModelDef, item: unknown): boolean {
-    if (!isPlainObject(item)) return false;
-    return Object.entries(item).some(([key, value]) => {
-        const constraint = uniqueConstraint(target, key);
-        return constraint !== undefined && constraint.fields.length > 1 && !target.fields.has(key) && isPlainObject(value);
-    });
+    return isPlainObject(item) && Object.entries(item).some(([key, value]) => isCompoundKey(target, key, value));
 }
 
 /** The relation on the member that holds its link, when the member holds it (one-to-many). */

@@ -2,6 +2,7 @@ import { replacePath } from '../common/codec';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { getJsonNullObjects } from '../common/prisma-nulls';
+import { typedJsonNullInCreate } from '../common/typed-json-nulls';
 import type { Args, JsonNullSlot } from './input';
 import { writeRecords } from './write-records';
 
@@ -28,11 +29,8 @@ export interface TypedJsonNulls {
 }
 
 /**
- * Json null markers on typed JSON fields (`address Address? @json`). ZenStack 2.22 checks the value of such a
- * field in a create against its type, Prisma's null objects included ("Required at address.city"), so there
- * a marker goes the way ZenStack takes a null: `DbNull` by leaving the field out (database NULL, unless a
- * default would then apply), `JsonNull` as a plain `null` (which ZenStack stores as JSON null). Updates
- * take the null objects. ZenStack's zod schemas of these fields take an object or nothing, so the arguments
+ * Json null markers on typed JSON fields (`address Address? @json`). In created records they go as ZenStack
+ * takes a null there (common/typed-json-nulls.ts); updates take the null objects. ZenStack's zod schemas of these fields take an object or nothing, so the arguments
  * are validated without the field where a tag says null. `args` comes from `decodeArgs`, which copied every
  * object on a marker's path.
  */
@@ -49,8 +47,7 @@ export function resolveTypedJsonNulls(registry: ModelRegistry, model: ModelDef, 
                 unvalidated.push(slot.path);
                 continue;
             }
-            const hasDefault = !!field.info.attributes?.some((a) => a.name === '@default');
-            if (slot.name === 'DbNull' && !hasDefault) delete data[field.name];
+            if (typedJsonNullInCreate(field, slot.name) === 'leave-out') delete data[field.name];
             else {
                 data[field.name] = null;
                 unvalidated.push(slot.path);

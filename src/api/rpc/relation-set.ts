@@ -83,12 +83,17 @@ function copyTree(value: unknown): unknown {
     return out;
 }
 
+/** Whether `key: value` of a unique filter is a compound key (`a_b: { a, b }`). */
+export function isCompoundKey(model: ModelDef, key: string, value: unknown): boolean {
+    const constraint = uniqueConstraint(model, key);
+    return constraint !== undefined && constraint.fields.length > 1 && isObject(value) && !model.fields.has(key);
+}
+
 /** A unique filter (`WhereUniqueInput`) as a plain filter: compound keys `a_b: { a, b }` spread. */
 export function asFilter(model: ModelDef, where: Data): Data {
     const out: Data = {};
     for (const [key, value] of Object.entries(where)) {
-        const constraint = uniqueConstraint(model, key);
-        if (constraint && constraint.fields.length > 1 && isObject(value) && !model.fields.has(key)) Object.assign(out, value);
+        if (isCompoundKey(model, key, value)) Object.assign(out, value);
         else out[key] = value;
     }
     return out;

@@ -1,6 +1,7 @@
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
+import { toOneData } from './write-walk';
 
 /** The data of every record an operation's arguments write, nested writes included. */
 
@@ -17,9 +18,10 @@ export interface WriteRecord {
 
 const at = (path: string, key: string | number) => `${path}.${key}`;
 
-/** A to-one nested `update` is either the data itself or `{ where?, data }`. */
+/** A to-one nested `update`'s data (`toOneData`) and its path. */
 function toOneUpdate(target: ModelDef, value: unknown, path: string): [unknown, string] {
-    return isObject(value) && isObject(value.data) && !target.fields.has('data') ? [value.data, at(path, 'data')] : [value, path];
+    const data = toOneData(target, value);
+    return [data, data === value ? path : at(path, 'data')];
 }
 
 function visit(registry: ModelRegistry, model: ModelDef, value: unknown, path: string, created: boolean, out: WriteRecord[]): void {

@@ -38,7 +38,7 @@ export function many(value: unknown): unknown[] {
 }
 
 /** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
-function toOneData(target: ModelDef, value: unknown): unknown {
+export function toOneData(target: ModelDef, value: unknown): unknown {
     return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
 }
 

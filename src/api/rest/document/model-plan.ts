@@ -36,9 +36,12 @@ export interface RelationshipPlan {
      * a required to-one (owner side, no field-level read rule on the relation) to a model not everyone may
      * read. ZenStack turns the target's read rule of such an include into a filter on the including records,
      * so `include` would drop readable records from the primary data. When its foreign keys are not the
-     * target's resource id (`externalIdMapping`), its linkage is read apart too, included or not.
+     * target's resource id (`externalIdMapping`), its linkage is read apart too, included or not
+     * (`linkageApart`).
      */
     loadedApart: boolean;
+    /** Read apart (`loadedApart`) without `fkFields`: its linkage comes from its target, read apart as well. */
+    linkageApart: boolean;
 }
 
 export interface ModelPlan {
@@ -53,6 +56,8 @@ export interface ModelPlan {
      * read as an `Asset`), by name, each once: rendered when a record holds them. Empty for other models.
      */
     concreteAttributes: readonly AttributePlan[];
+    /** The relationships whose linkage is read apart (`linkageApart`). */
+    linkedApart: readonly RelationshipPlan[];
 }
 
 function fkFieldsOf(rel: RestRelationship): string[] | undefined {
@@ -104,6 +109,7 @@ function buildPlan(model: RestModel): ModelPlan {
     for (const [name, rel] of model.relationships) {
         const fkFields = fkFieldsOf(rel);
         const linkKeys = linkKeysOf(rel);
+        const loadedApart = linkKeys !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll;
         relationships.push({
             name,
             rel,
@@ -112,7 +118,8 @@ function buildPlan(model: RestModel): ModelPlan {
             relatedSuffix: `/${encodeURIComponent(name)}`,
             fkFields,
             linkKeys,
-            loadedApart: linkKeys !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll,
+            loadedApart,
+            linkageApart: loadedApart && fkFields === undefined,
         });
     }
     return {
@@ -122,6 +129,7 @@ function buildPlan(model: RestModel): ModelPlan {
         relationships,
         relationshipByName: new Map(relationships.map((r) => [r.name, r])),
         concreteAttributes: concreteAttributesOf(model),
+        linkedApart: relationships.filter((r) => r.linkageApart),
     };
 }
 

@@ -57,7 +57,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
 
     const select: Record<string, unknown> = { ...idSelect(model) };
     // read apart (to-one-apart.ts), with linkage from its target: its foreign keys only
-    const apart = plan.loadedApart && !plan.fkFields;
+    const apart = plan.linkageApart;
     if (plan.fkFields || apart) {
         for (const fk of plan.linkKeys!.local) select[fk] = true;
     } else {

@@ -91,10 +91,8 @@ export async function loadApart(
     const plan = planOf(model);
     if (primary) {
         const set = fields?.get(model.type);
-        for (const r of plan.relationships) {
-            if (r.loadedApart && !r.fkFields && !include?.has(r.name) && (!set || set.has(r.name))) {
-                await readApart(db, r, records, NOTHING_INCLUDED, fields, config);
-            }
+        for (const r of plan.linkedApart) {
+            if (!include?.has(r.name) && (!set || set.has(r.name))) await readApart(db, r, records, NOTHING_INCLUDED, fields, config);
         }
     }
     if (!include || include.size === 0) return;
