@@ -151,4 +151,21 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         expect((await post('{}', { 'x-how': 'consume' })).status).toBe(500);
         expect(errors.join()).toMatch(/already read \(by getPrisma.*request\.clone\(\)\.json\(\)/);
     });
+    it('answers a Response thrown by getPrisma as it is (a redirect to a login page, a 401 with its headers)', async () => {
+        const f = fixture();
+        const handler = createFetchHandler({
+            ...f.common,
+            getPrisma: (request) => {
+                if (request.headers.get('x-how') === 'redirect') throw new Response(null, { status: 302, headers: { location: '/login' } });
+                throw new Response('sign in', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+            },
+        });
+        const redirected = await handler(new Request('http://localhost/post/findMany', { headers: { 'x-how': 'redirect' } }));
+        expect(redirected.status).toBe(302);
+        expect(redirected.headers.get('location')).toBe('/login');
+        const refused = await handler(new Request('http://localhost/post/create', { method: 'POST', body: '{"data":' }));
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+        expect(await refused.text()).toBe('sign in');
+    });
 });

@@ -43,4 +43,26 @@ describeAdapter('tanstack-start adapter', async (f) => startApp(f), { outsidePre
         expect(res.status).toBe(200);
         expect(seen).toEqual([['http://localhost/api/model/user/count', { _splat: 'user/count' }]]);
     });
+    it('a Response thrown by getPrisma (a redirect) goes back to TanStack Start as it is, as with 2.x', async () => {
+        const f = fixture();
+        const redirect = new Response(null, { status: 307, headers: { location: '/login' } });
+        const handler = TanStackStartHandler({
+            ...f.common,
+            getPrisma: () => {
+                throw redirect;
+            },
+        });
+        const request = new Request('http://localhost/api/model/post/create', { method: 'POST', body: '{"data":{}}' });
+        await expect(handler({ request, params: { _splat: 'post/create' } })).rejects.toBe(redirect);
+        // other errors with a status are still answered in the API's format
+        const refusing = TanStackStartHandler({
+            ...f.common,
+            getPrisma: () => {
+                throw Object.assign(new Error('who are you'), { status: 401 });
+            },
+        });
+        const res = await refusing({ request: new Request('http://localhost/api/model/post/findMany'), params: { _splat: 'post/findMany' } });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ error: { message: 'who are you' } });
+    });
 });

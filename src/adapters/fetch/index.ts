@@ -2,9 +2,9 @@ import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
 import { normalizePrefix, stripPrefix } from '../shared/request';
-import { pathnameOf, serveFetchRequest, toFetchResponse } from './serve';
+import { isThrownResponse, pathnameOf, serveFetchRequest, toFetchResponse } from './serve';
 
-export { serveFetchRequest, toFetchResponse, pathnameOf, type FetchRequestInput } from './serve';
+export { serveFetchRequest, toFetchResponse, pathnameOf, isThrownResponse, type FetchRequestInput } from './serve';
 export { readFetchBody } from './body';
 export type { CommonAdapterOptions } from '../shared/options';
 
@@ -19,6 +19,7 @@ export interface FetchHandlerOptions extends CommonAdapterOptions {
 /**
  * A `(request: Request) => Promise<Response>` function serving the API, for any runtime or framework
  * that speaks the Fetch API (Deno, Bun, Cloudflare Workers, Remix, Astro …). Requests outside `prefix` get 404.
+ * A web `Response` thrown by `getPrisma` (a redirect to a login page …) is answered as it is.
  */
 export function createFetchHandler(options: FetchHandlerOptions): (request: Request) => Promise<Response> {
     requireFunction(options?.getPrisma, 'getPrisma', 'createFetchHandler');
@@ -29,7 +30,15 @@ export function createFetchHandler(options: FetchHandlerOptions): (request: Requ
         if (path === undefined) {
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 404, `no API route at this path (the API is mounted at ${prefix})`)));
         }
-        return serveFetchRequest(adapter, request, { path, getPrisma: () => options.getPrisma(request) });
+        try {
+            return await serveFetchRequest(adapter, request, { path, rethrow: isThrownResponse, getPrisma: () => options.getPrisma(request) });
+        } catch (thrown) {
+            // a `Response` thrown by `getPrisma` (`throw redirect('/login')` in Remix, React Router …) is the answer
+            if (isThrownResponse(thrown)) {
+                return thrown as Response;
+            }
+            throw thrown;
+        }
     };
 }
 

@@ -59,6 +59,14 @@ export async function serveFetchRequest(adapter: ResolvedAdapter, request: Reque
     }
 }
 
+/**
+ * A web `Response` thrown as control flow (`throw redirect(…)` in TanStack Router, Remix, React Router; a
+ * `throw new Response(…, { status: 401 })`): the framework, or the Fetch adapter, answers it as it is.
+ */
+export function isThrownResponse(err: unknown): boolean {
+    return typeof Response === 'function' && err instanceof Response;
+}
+
 /** The pathname of a request URL, still percent-encoded. */
 export function pathnameOf(request: Request): string {
     return splitUrl(request.url).pathname;

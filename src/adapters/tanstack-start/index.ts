@@ -1,4 +1,4 @@
-import { pathnameOf, serveFetchRequest } from '../fetch/serve';
+import { isThrownResponse, pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { pathFromRestParam } from '../shared/request';
 
@@ -18,14 +18,15 @@ export interface ServerRouteContext {
  * A handler for a splat server route (`src/routes/api/model/$.ts`):
  * `const handler = TanStackStartHandler({ getPrisma: (request) => … })`, then use it for every method
  * (`server: { handlers: { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler } }`).
- * The path is the splat (`params._splat`).
+ * The path is the splat (`params._splat`). A `Response` thrown by `getPrisma` (`throw redirect({ to: '/login' })`)
+ * goes back to TanStack Start, which answers it, as with 2.x.
  */
 export function TanStackStartHandler(options: TanStackStartOptions): (context: ServerRouteContext) => Promise<Response> {
     requireFunction(options?.getPrisma, 'getPrisma', 'TanStackStartHandler');
     const adapter = resolveAdapter(options, 'TanStackStartHandler');
     return async ({ request, params }) => {
         const path = pathFromRestParam(pathnameOf(request), params?._splat);
-        return serveFetchRequest(adapter, request, { path, getPrisma: () => options.getPrisma(request, params ?? {}) });
+        return serveFetchRequest(adapter, request, { path, rethrow: isThrownResponse, getPrisma: () => options.getPrisma(request, params ?? {}) });
     };
 }
 
