@@ -43,14 +43,16 @@ function toOne(model: RestModel, data: Data, owner: boolean): RestRelationship[]
 /**
  * Whether `data`'s owner-side links are written as foreign keys (`ownerLinksAsForeignKeys`): it links a
  * one-to-one relation from its owner side (above), or it gives a value to an autoincrement field (a
- * client-chosen id), which Prisma takes only in its "unchecked" input, the one without owned relations.
+ * client-chosen id) or a foreign key of its own (a create's `spaceId: null` beside a link to an author), which
+ * Prisma takes only in its "unchecked" input, the one without owned relations.
  */
 export function writesOwnedLinksAsKeys(model: RestModel, data: Data): boolean {
     // on a @@delegate model ZenStack turns written keys back into connects: the write goes as sent
     if (model.def.delegated) return false;
     const linked = toOne(model, data, true).filter((rel) => connectOf(data[rel.name]));
     if (linked.length === 0) return false;
-    return linked.some((rel) => rel.field.oneToOne) || model.def.autoIncrementScalars.some((f) => data[f.name] !== undefined);
+    if (linked.some((rel) => rel.field.oneToOne)) return true;
+    return [...model.def.scalars.values()].some((f) => (f.isAutoIncrement || f.isForeignKey) && data[f.name] !== undefined);
 }
 
 /** A where's values as the id a message shows (`7`, `sci_en`). */
