@@ -16,6 +16,7 @@ import { applyLimits, type ArgLimits } from './limits';
 import { checkSetItems, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
+import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -67,8 +68,8 @@ export function prepareCall(
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
-    // both read the current members, then write what follows from them
-    const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared);
+    // each reads the current members (or the records to check), then writes what follows from them
+    const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
     const guarded = readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
     return { registry, model, op, args: prepared, guarded, readThenWrite };
 }
@@ -93,8 +94,8 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
 
 /**
  * Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly)
- * become rejections. A call with relation `set`s (or disconnects by compound keys) reads the current members and writes in one
- * transaction: `client` is used as it is when it already is one (`inTransaction`). A write in that
+ * become rejections. A call with relation `set`s (or disconnects by compound keys, or links through a self-relation
+ * many-to-many) reads the current members and writes in one transaction: `client` is used as it is when it already is one (`inTransaction`). A write in that
  * transaction whose result cannot be read back is kept: the transaction commits and the error is
  * thrown afterwards, as ZenStack does with its own transactions.
  */
@@ -118,6 +119,7 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
         await detachCompoundDisconnects(tx, call.registry, call.model, call.op.name, args);
+        await checkUnguardedLinks(tx, call.registry, call.model, call.op.name, args);
         await guardOneToOne(tx, call.registry, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
         sent.args = args;
         return clientMethod(tx, call.model, call.op)(args);

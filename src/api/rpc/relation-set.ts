@@ -101,10 +101,11 @@ export function asFilter(model: ModelDef, where: Data): Data {
 
 /**
  * `{ rel: { where?, select: … } }` nesting from the top-level record down to the replaced relation, whose
- * members are read by id (those matching `members` only, when given).
+ * members are read by id (those matching `members` only, when given), with `parent` (fields of the record
+ * holding the relation) read beside them.
  */
-export function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef, members?: Data): Data {
-    let select: Data = { [relation.name]: members ? { where: members, select: idSelect(target) } : { select: idSelect(target) } };
+export function selectAlong(registry: ModelRegistry, path: Step[], relation: RelationField, target: ModelDef, members?: Data, parent: Data = {}): Data {
+    let select: Data = { ...parent, [relation.name]: members ? { where: members, select: idSelect(target) } : { select: idSelect(target) } };
     for (let i = path.length - 1; i >= 0; i--) {
         const step = path[i];
         const stepModel = registry.models.get(step.relation.targetKey)!;

@@ -12,6 +12,7 @@ import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
+import { checkLinks } from './self-many-to-many';
 
 /**
  * Relationship changes on an existing record, made safe under ZenStack v2's access policy:
@@ -30,6 +31,8 @@ import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, ty
  *
  * - One-to-one links neither detach a displaced record without its update rule nor link a target
  *   the user cannot see (see one-to-one.ts).
+ * - Links through a many-to-many relation from a model to itself are checked under the update rules
+ *   ZenStack skips there (see self-many-to-many.ts).
  *
  * All of it happens inside one interactive transaction with the write, on the enhanced client.
  */
@@ -135,6 +138,7 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                     const resolved = await resolveRelationChanges(tx, model, where, data);
                     if (!resolved) throw resourceNotFound(model, target.id);
                     const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers);
+                    await checkLinks(req, tx, model, 'update', { where, data: linked });
                     return (await tx[model.key].update({ where, data: linked, ...projection })) as Data;
                 },
                 writeOptions(req, model, data),

@@ -13,6 +13,7 @@ import { transactionKeepingWrites } from '../../../common/transactions';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys } from './one-to-one';
 import { delegateOf, explainFailure, guardedWrite } from './guard';
 import { prepare, selfLink } from './prepare';
+import { checkLinks, linksUnguarded } from './self-many-to-many';
 import { updateRecord } from './replace';
 import { readUpsertMeta, upsertResource } from './upsert';
 
@@ -27,7 +28,7 @@ export async function createResource(req: RestRequest): Promise<Response> {
     // the write's own read-back (under the policy) is the record of the response document
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
-        writesOwnedLinksAsKeys(model, write.data)
+        writesOwnedLinksAsKeys(model, write.data) || linksUnguarded(req, model, 'create', { data: write.data })
             ? createWithKeys(req, model, write, projection)
             : delegateOf(req, model).create({ data: write.data, ...projection }),
     );
@@ -35,12 +36,16 @@ export async function createResource(req: RestRequest): Promise<Response> {
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, created, req.config.idDivider) } };
 }
 
-/** A create whose owner-side links are written as foreign keys after a policy read of each target (one-to-one.ts). */
+/**
+ * A create whose owner-side links are written as foreign keys after a policy read of each target (one-to-one.ts),
+ * and whose links through a self-relation many-to-many are checked first (self-many-to-many.ts).
+ */
 function createWithKeys(req: RestRequest, model: RestModel, write: ResourceWrite, projection: Projection): Promise<Record<string, unknown>> {
     return withLinkConflicts(model, write.data, write.linkPointers, () =>
         transactionKeepingWrites(req.prisma, async (t) => {
             const tx = t as CrudContract;
             const data = await ownerLinksAsForeignKeys(tx, model, write.data, write.linkPointers, req.config.idDivider);
+            await checkLinks(req, tx, model, 'create', { data });
             return (await tx[model.key].create({ data, ...projection })) as Record<string, unknown>;
         }),
     );

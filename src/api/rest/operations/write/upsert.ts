@@ -11,6 +11,7 @@ import { delegateOf, guardedWrite } from './guard';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
+import { checkLinks } from './self-many-to-many';
 
 /**
  * POST /:type with `meta: { operation: "upsert", matchFields: [...] }` (as `@zenstackhq/server` 2.x):
@@ -125,6 +126,7 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
                 ? await applyRelationChanges(req, tx, model, where, resolved, pointers)
                 : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
             const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
+            await checkLinks(req, tx, model, 'upsert', { where, create: createData, update: updateData });
             return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
         },
         writeOptions(req, model, update),
