@@ -109,6 +109,8 @@ export interface ModelDef {
      * models: foreign key values become `connect`s again, for one.
      */
     delegated: boolean;
+    /** For a `@@delegate` model: the field naming the model right under it that each row belongs to (`assetType`). */
+    discriminator?: string;
 }
 
 export interface ModelRegistry {
@@ -249,6 +251,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         hasToMany: [...relations.values()].some((r) => r.isArray),
         readableByAll: readableByAll(info.attributes),
         baseTypes: info.baseTypes ?? [],
+        discriminator: (info as { discriminator?: string }).discriminator,
         delegated: (info.baseTypes?.length ?? 0) > 0 || !!info.attributes?.some((a) => a.name === '@@delegate'),
     };
 }

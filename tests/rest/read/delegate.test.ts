@@ -141,6 +141,26 @@ function defineDelegateTests(provider: Provider): void {
         expect(await s.prisma.asset.count()).toBe(3);
     });
 
+    it('a relationship to the base takes identifiers of the concrete types too (as 2.x), of records of that type only', async () => {
+        if (!s) return;
+        const linked = await call('PATCH', '/note/1/relationships/asset', {}, { data: { type: 'image', id: '2' } });
+        expect([linked.status, linked.body.data]).toEqual([200, { type: 'asset', id: 2 }]);
+        expect(await s.prisma.note.findUnique({ where: { id: 1 }, select: { assetId: true } })).toEqual({ assetId: 2 });
+        // asset 2 is an image, not a video: not found, as a missing one, and nothing changes
+        const wrong = await call('PATCH', '/note/1/relationships/asset', {}, { data: { type: 'video', id: '2' } });
+        expect([wrong.status, wrong.body.errors[0].code, wrong.body.errors[0].source]).toEqual([404, 'not-found', { pointer: '/data' }]);
+        expect(await s.prisma.note.findUnique({ where: { id: 1 }, select: { assetId: true } })).toEqual({ assetId: 2 });
+        const created = await call('POST', '/note', {}, {
+            data: { type: 'note', id: '5', relationships: { asset: { data: { type: 'video', id: '1' } }, user: { data: { type: 'user', id: '1' } } } },
+        });
+        expect([created.status, created.body.data?.relationships.asset.data]).toEqual([201, { type: 'asset', id: 1 }]);
+        const added = await call('POST', '/user/1/relationships/assets', {}, { data: [{ type: 'video', id: '1' }, { type: 'asset', id: '2' }] });
+        expect(added.status).toBe(200);
+        // a type outside the hierarchy is still a 400
+        const other = await call('PATCH', '/note/1/relationships/asset', {}, { data: { type: 'user', id: '1' } });
+        expect([other.status, other.body.errors[0].source]).toEqual([400, { pointer: '/data/type' }]);
+    });
+
     it('tags the typed values inside a concrete typed JSON field read through the base type', async () => {
         if (!s) return;
         const at = '2024-04-01T08:00:00.000Z';

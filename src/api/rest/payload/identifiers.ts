@@ -26,13 +26,33 @@ export function parseIdentifier(target: RestModel, value: unknown, pointer: stri
     if (!hasOwn(value, 'type') || typeof value.type !== 'string') {
         throw payloadError(pointerTo(pointer, 'type'), 'a resource identifier needs a string "type"');
     }
-    if (!namesType(target, value.type)) {
+    const type = value.type;
+    const concrete = namesType(target, type) ? undefined : target.descendants.find((d) => namesType(d, type));
+    if (!namesType(target, type) && !concrete) {
         throw payloadError(pointerTo(pointer, 'type'), `expected a resource identifier of type "${target.type}", got "${value.type}"`);
     }
     if (!hasOwn(value, 'id') || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
         throw payloadError(pointerTo(pointer, 'id'), 'a resource identifier needs an "id" (string or number)');
     }
-    return { target, where: whereById(target, value.id, divider, pointerTo(pointer, 'id')), pointer };
+    const where = whereById(target, value.id, divider, pointerTo(pointer, 'id'));
+    return { target, where: concrete ? ofConcreteType(target, concrete, where) : where, pointer };
+}
+
+/**
+ * A relationship to a `@@delegate` base model also takes identifiers of the models extending it (`video` for
+ * an `asset`, as 2.x does): the record must then be of that kind, which the base's discriminator tells for
+ * the model right under the base on the way to it (`assetType: 'Video'`; below that, it is not checked).
+ * A record of another kind is not found, as a missing one.
+ */
+function ofConcreteType(base: RestModel, concrete: RestModel, where: Record<string, unknown>): Record<string, unknown> {
+    const discriminator = base.def.discriminator;
+    if (!discriminator) return where;
+    let child: RestModel | undefined = concrete;
+    while (child && !child.def.baseTypes.includes(base.def.name)) {
+        const parentName: string | undefined = child.def.baseTypes[0];
+        child = base.descendants.find((d) => d.def.name === parentName);
+    }
+    return child ? { ...where, [discriminator]: child.def.name } : where;
 }
 
 /**
