@@ -121,6 +121,18 @@ function suite(provider: Provider) {
         expect(await s.prisma.user.findUnique({ where: { id: 1 }, select: { touched: true } })).not.toEqual({ touched: new Date('2020-01-01T00:00:00Z') });
     });
 
+    it('RPC: an upsert of a record the user may update but not read runs as the create it is for them (the guards cannot see the record)', async () => {
+        if (skip()) return;
+        // carol follows the hidden user 4; the admin may update user 4 but not read it
+        await s.prisma.user.update({ where: { id: 3 }, data: { following: { connect: [{ id: 4 }] } } });
+        const before = await state();
+        for (const update of [{ followers: { set: [] } }, { followers: { disconnect: [{ id: 3 }] } }, { following: { connect: [{ id: 1 }] } }]) {
+            const res = await rpc(ADMIN, 'POST', '/user/upsert', { where: { id: 4 }, create: { id: 4 }, update });
+            expect({ update, status: res.status, code: res.body.error?.code }).toEqual({ update, status: 400, code: 'P2002' });
+            expect(await state()).toEqual(before);
+        }
+    });
+
     it('REST: relationship writes and resource writes through the self-relation are checked the same way', async () => {
         if (skip()) return;
         const before = await state();

@@ -3,20 +3,23 @@ import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import { transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
-import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
+import { isObject } from '../common/guards';
 import { guardProtectedFields } from './field-guard';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls, resolveTypedJsonNulls } from './json-nulls';
-import type { OperationSpec } from './operations';
+import { findOperation, type OperationSpec } from './operations';
+import { delegateOf } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
 import { checkSetItems, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
+import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -64,6 +67,7 @@ export function prepareCall(
     checkSelectShape(args, op.name);
     checkArgStructure(registry, model, op.name, args);
     guardProtectedFields(registry, model, op.name, args);
+    refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     const prepared = applyJsonNulls(limited, jsonNulls, prisma);
     const setSites = findSetSites(registry, model, op.name, prepared);
@@ -113,16 +117,30 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     return result;
 }
 
+/**
+ * The create an upsert makes when its record is not there for the user. ZenStack looks the record up without
+ * the read rule, so an upsert of a record the user may update but not read runs its update branch, where the
+ * guards above (which read the record under the policy) see nothing to check: a guarded upsert whose record
+ * the user cannot see runs as the create it is for the user (a hidden record with that key: a unique violation).
+ */
+async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<PreparedCall> {
+    if (call.op.name !== 'upsert' || !isObject(call.args.where)) return call;
+    if (isObject(await delegateOf(tx, call.model).findUnique({ where: call.args.where, select: idSelect(call.model) }))) return call;
+    const { where: _where, update: _update, create, ...shape } = call.args;
+    return { ...call, op: findOperation('create')!, args: { ...shape, data: create } };
+}
+
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
     if (!call.guarded) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
+        const c = await asCreateIfHidden(tx, call);
         // rewritten in a copy: the caller's arguments stay as they were
-        const args = await rewriteSets(tx, call.registry, call.model, call.op.name, call.args);
-        await detachCompoundDisconnects(tx, call.registry, call.model, call.op.name, args);
-        await checkUnguardedLinks(tx, call.registry, call.model, call.op.name, args);
-        await guardOneToOne(tx, call.registry, call.model, args, findOneToOneSites(call.registry, call.model, call.op.name, args));
+        const args = await rewriteSets(tx, c.registry, c.model, c.op.name, c.args);
+        await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);
+        await checkUnguardedLinks(tx, c.registry, c.model, c.op.name, args);
+        await guardOneToOne(tx, c.registry, c.model, args, findOneToOneSites(c.registry, c.model, c.op.name, args));
         sent.args = args;
-        return clientMethod(tx, call.model, call.op)(args);
+        return clientMethod(tx, c.model, c.op)(args);
     };
     if (inTransaction) return run(client);
     return transactionKeepingWrites(client, run, call.readThenWrite ? readThenWriteOptions(client) : undefined);
