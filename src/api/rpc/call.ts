@@ -28,8 +28,9 @@ export interface PreparedCall {
     op: OperationSpec;
     args: Args;
     /**
-     * Relation `set`s, disconnects by compound keys or one-to-one links in the arguments: the call runs in a
-     * transaction that rewrites them first (against the current members, as foreign keys, after a checked unlink).
+     * Relation `set`s, disconnects by compound keys, one-to-one links or links through a self-relation many-to-many
+     * in the arguments: the call runs in a transaction that rewrites or checks them first (against the current
+     * members, as foreign keys, after a checked unlink, under the linked records' update rules).
      */
     guarded: boolean;
     /**
@@ -98,10 +99,10 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
 
 /**
  * Runs a prepared call on a client. Synchronous throws (ZenStack validates some arguments eagerly)
- * become rejections. A call with relation `set`s (or disconnects by compound keys, or links through a self-relation
- * many-to-many) reads the current members and writes in one transaction: `client` is used as it is when it already is one (`inTransaction`). A write in that
- * transaction whose result cannot be read back is kept: the transaction commits and the error is
- * thrown afterwards, as ZenStack does with its own transactions.
+ * become rejections. A guarded call (relation `set`s, disconnects by compound keys, one-to-one links, links
+ * through a self-relation many-to-many) reads what it needs and writes in one transaction: `client` is used as
+ * it is when it already is one (`inTransaction`). A write in that transaction whose result cannot be read back
+ * is kept: the transaction commits and the error is thrown afterwards, as ZenStack does with its own transactions.
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
     let result: unknown;
