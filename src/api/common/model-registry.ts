@@ -71,6 +71,13 @@ export interface RelationField {
      * on either side makes Prisma detach the record linked before, on the other side of the change too.
      */
     oneToOne: boolean;
+    /** Both sides are to-many: an implicit many-to-many relation (a join table Prisma keeps). */
+    manyToMany: boolean;
+    /**
+     * A many-to-many relation whose sides ZenStack 2.x's metadata marks as owned by neither (one from a model to
+     * itself): its policy engine checks no update rule when records are linked or unlinked through it.
+     */
+    unguardedManyToMany: boolean;
     /**
      * The other side's relation field (`backLink`) is optional. On a one-to-one non-owner side this is the
      * owner's foreign key: when it may be null, Prisma detaches a displaced record silently (an update of
@@ -94,6 +101,13 @@ export interface ModelDef {
     idFields: readonly ScalarField[];
     /** Scalars whose values need serialization metadata (DateTime, BigInt, Decimal, Bytes). */
     complexScalars: readonly ScalarField[];
+    /**
+     * Scalars Prisma takes only in its "unchecked" input, the one without owned relations: autoincrement fields
+     * and foreign keys.
+     */
+    uncheckedOnlyScalars: readonly ScalarField[];
+    /** `@updatedAt` scalars: the ORM sets them to now on every update that does not give them. */
+    updatedAtFields: readonly ScalarField[];
     /** Scalars the database generates with `@default(autoincrement())`. */
     autoIncrementScalars: readonly ScalarField[];
     /** Unique constraints by name (includes the id). */
@@ -204,6 +218,8 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 backLink: field.backLink,
                 // set once every model is known (linkBackSides)
                 oneToOne: false,
+                manyToMany: false,
+                unguardedManyToMany: false,
                 otherSideOptional: false,
                 readProtected: hasReadRule(field),
                 info: field,
@@ -237,6 +253,8 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
     const idFields = [...scalars.values()].filter((f) => f.isId);
     const complexScalars = [...scalars.values()].filter((f) => COMPLEX_KINDS.has(f.kind));
     const autoIncrementScalars = [...scalars.values()].filter((f) => f.isAutoIncrement);
+    const updatedAtFields = [...scalars.values()].filter((f) => hasAttribute(f.info, '@updatedAt'));
+    const uncheckedOnlyScalars = [...scalars.values()].filter((f) => f.isAutoIncrement || f.isForeignKey);
 
     return {
         name: info.name,
@@ -247,6 +265,8 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         idFields,
         complexScalars,
         autoIncrementScalars,
+        updatedAtFields,
+        uncheckedOnlyScalars,
         uniqueConstraints: info.uniqueConstraints ?? {},
         hasToMany: [...relations.values()].some((r) => r.isArray),
         readableByAll: readableByAll(info.attributes),
@@ -279,6 +299,8 @@ function linkBackSides(models: ReadonlyMap<string, ModelDef>): void {
             const other = rel.backLink ? models.get(rel.targetKey)?.relations.get(rel.backLink) : undefined;
             if (!other) continue;
             rel.oneToOne = !rel.isArray && !other.isArray;
+            rel.manyToMany = rel.isArray && other.isArray;
+            rel.unguardedManyToMany = rel.manyToMany && !rel.isOwner && !other.isOwner;
             rel.otherSideOptional = other.isOptional;
         }
     }

@@ -14,19 +14,15 @@ import { many, walkWrites } from './write-walk';
  * on its own side) or many-to-many ones (which are checked). Write the rest separately, once the record exists.
  */
 
-function linkOnly(registry: ModelRegistry, relation: RelationField, ops: Record<string, unknown>): boolean {
-    const keys = Object.keys(ops);
-    if (!keys.every((k) => k === 'connect')) return false;
-    if (!relation.isArray) return relation.isOwner;
-    const back = relation.backLink ? registry.models.get(relation.targetKey)?.relations.get(relation.backLink) : undefined;
-    return !!back?.isArray;
+function linkOnly(relation: RelationField, ops: Record<string, unknown>): boolean {
+    return Object.keys(ops).every((k) => k === 'connect') && (relation.isArray ? relation.manyToMany : relation.isOwner);
 }
 
-function checkCreate(registry: ModelRegistry, model: ModelDef, data: unknown, via: string): void {
+function checkCreate(model: ModelDef, data: unknown, via: string): void {
     if (!isObject(data)) return;
     for (const [key, ops] of Object.entries(data)) {
         const relation = model.relations.get(key);
-        if (!relation || !isObject(ops) || linkOnly(registry, relation, ops)) continue;
+        if (!relation || !isObject(ops) || linkOnly(relation, ops)) continue;
         throw new BadRequestError(
             `invalid arguments: the "create" of a connectOrCreate on relation "${via}" may only link existing records ` +
                 `through relations whose key the new record holds, or many-to-many ones; "${key}" (${Object.keys(ops).join(', ')}) ` +
@@ -39,7 +35,7 @@ function checkCreate(registry: ModelRegistry, model: ModelDef, data: unknown, vi
 export function refuseUncheckedConnectOrCreate(registry: ModelRegistry, model: ModelDef, op: string, args: Args): void {
     walkWrites(registry, model, op, args, ({ relation, target, ops }) => {
         for (const item of many(ops.connectOrCreate)) {
-            if (isObject(item)) checkCreate(registry, target, item.create, relation.name);
+            if (isObject(item)) checkCreate(target, item.create, relation.name);
         }
     });
 }

@@ -1,6 +1,6 @@
 import { classifyError, RecordNotFoundError } from '../common/errors';
 import { isObject } from '../common/guards';
-import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject, type Args } from './input';
 import { asFilter, follow, selectAlong, uniqueWhere } from './relation-set';
@@ -25,19 +25,12 @@ import { delegateOf, many, walkWrites, type RelationWrite } from './write-walk';
 
 type Data = Record<string, unknown>;
 
-/** Whether a relation is a many-to-many one that ZenStack does not guard (neither side marked as its owner). */
-export function isUnguardedManyToMany(registry: ModelRegistry, relation: RelationField): boolean {
-    if (!relation.isArray || relation.isOwner || !relation.backLink) return false;
-    const back = registry.models.get(relation.targetKey)?.relations.get(relation.backLink);
-    return !!back && back.isArray && !back.isOwner;
-}
-
 const LINK_OPS = ['connect', 'connectOrCreate', 'create', 'createMany', 'upsert', 'disconnect', 'set', 'delete', 'deleteMany'];
 
 function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): RelationWrite[] {
     const found: RelationWrite[] = [];
     walkWrites(registry, model, op, args, (write) => {
-        if (isUnguardedManyToMany(registry, write.relation) && LINK_OPS.some((k) => k in write.ops)) found.push(write);
+        if (write.relation.unguardedManyToMany && LINK_OPS.some((k) => k in write.ops)) found.push(write);
     });
     return found;
 }
@@ -50,9 +43,7 @@ export function hasUnguardedLinks(registry: ModelRegistry, model: ModelDef, op: 
 /** The fields a check writes back: the id fields, and the `@updatedAt` ones (which the ORM would otherwise set to now). */
 function pinSelect(model: ModelDef): Record<string, true> {
     const select = idSelect(model);
-    for (const field of model.scalars.values()) {
-        if (field.info.attributes?.some((a) => a.name === '@updatedAt')) select[field.name] = true;
-    }
+    for (const field of model.updatedAtFields) select[field.name] = true;
     return select;
 }
 
@@ -148,7 +139,8 @@ async function checkSite(client: unknown, registry: ModelRegistry, top: ModelDef
  * checked for the branch that will run: its update when the record is there for the user, else its create.
  */
 export async function checkUnguardedLinks(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<void> {
-    if (!hasUnguardedLinks(registry, model, op, args)) return;
+    const found = sites(registry, model, op, args);
+    if (found.length === 0) return;
     if (op === 'upsert') {
         const exists = isObject(args.where) && isObject(await delegateOf(client, model).findUnique({ where: args.where, select: idSelect(model) }));
         return exists
@@ -156,5 +148,5 @@ export async function checkUnguardedLinks(client: unknown, registry: ModelRegist
             : checkUnguardedLinks(client, registry, model, 'create', { data: args.create });
     }
     const checked = new Set<string>();
-    for (const site of sites(registry, model, op, args)) await checkSite(client, registry, model, args.where, site, checked);
+    for (const site of found) await checkSite(client, registry, model, args.where, site, checked);
 }

@@ -52,7 +52,7 @@ export function writesOwnedLinksAsKeys(model: RestModel, data: Data): boolean {
     const linked = toOne(model, data, true).filter((rel) => connectOf(data[rel.name]));
     if (linked.length === 0) return false;
     if (linked.some((rel) => rel.field.oneToOne)) return true;
-    return [...model.def.scalars.values()].some((f) => (f.isAutoIncrement || f.isForeignKey) && data[f.name] !== undefined);
+    return model.def.uncheckedOnlyScalars.some((f) => data[f.name] !== undefined);
 }
 
 /** A where's values as the id a message shows (`7`, `sci_en`). */
