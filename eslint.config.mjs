@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-    { ignores: ['dist/**', 'node_modules/**', '.zenstack-test/**', 'examples/**', 'coverage/**', 'prisma/**'] },
+    { ignores: ['dist/**', 'node_modules/**', '.zenstack-test/**', 'bench/.data/**', 'examples/**', 'coverage/**', 'prisma/**'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {

@@ -145,6 +145,23 @@ describe('output encoder equals the reference encoder', () => {
         expectSame({ '': [{ '': WHEN }] }, 'base');
     });
 
+    it('long lists (past the table of row paths) with keys that need escaping, twice', () => {
+        const rows = Array.from({ length: 1005 }, (_, i) => ({ id: i, createdAt: new Date(WHEN.getTime() + i * 86_400_000), 'due.at': i % 2 ? WHEN : null, n: BigInt(i) }));
+        const first = expectSame(rows);
+        expect(first.values?.['1004.createdAt']).toEqual([DATE_TAG]);
+        expect(first.values?.['3.due\\.at']).toEqual([DATE_TAG]);
+        // the second answer takes its paths from the table the first one filled
+        expectSame(rows);
+        expectSame(rows.slice(0, 3), 'data');
+    });
+
+    it('inherited enumerable properties are neither encoded nor copied', () => {
+        const row = Object.assign(Object.create({ inheritedAt: WHEN, inheritedBig: 1n }) as Record<string, unknown>, { id: 1, at: WHEN });
+        const out = expectSame([row, { id: 2 }]);
+        expect(Object.keys(out.values ?? {})).toEqual(['0.at']);
+        expect(Object.keys((out.json as Record<string, unknown>[])[0])).toEqual(['id', 'at']);
+    });
+
     it('aggregates and groupBy results', () => {
         expectSame({ _count: { _all: 3 }, _avg: { viewCount: 1.5, decimal: new Decimal('2.25') }, _max: { createdAt: WHEN, bigInt: 5n }, _min: { bytes: null } });
         expectSame([

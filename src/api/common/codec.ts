@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import SuperJSON from 'superjson';
-import { isObject } from './guards';
+import { hasOwn, isObject } from './guards';
 import { isoString } from './iso-date';
+import { indexedPaths } from './path-names';
 
 /**
  * The wire format for typed values, shared by both handlers: superjson-compatible
@@ -25,8 +26,19 @@ export class CodecError extends Error {
 
 export const DATE_TAG = 'Date';
 export const BIGINT_TAG = 'bigint';
-export const DECIMAL_TAG = ['custom', 'Decimal'] as const;
-export const BYTES_TAG = ['custom', 'Bytes'] as const;
+export const DECIMAL_TAG = Object.freeze(['custom', 'Decimal'] as const);
+export const BYTES_TAG = Object.freeze(['custom', 'Bytes'] as const);
+
+/**
+ * The tag lists written into `meta.serialization.values`, one frozen instance per kind shared by every
+ * entry of every answer: a page of a thousand dates would otherwise allocate a thousand equal arrays.
+ */
+export const DATE_TAGS: readonly unknown[] = Object.freeze([DATE_TAG]);
+export const BIGINT_TAGS: readonly unknown[] = Object.freeze([BIGINT_TAG]);
+export const DECIMAL_TAGS: readonly unknown[] = Object.freeze([DECIMAL_TAG]);
+export const BYTES_TAGS: readonly unknown[] = Object.freeze([BYTES_TAG]);
+/** `NaN`, `Infinity` and `-Infinity`, which JSON cannot hold, travel as strings tagged `number`. */
+export const NUMBER_TAGS: readonly unknown[] = Object.freeze(['number']);
 
 /**
  * Prisma's three Json null markers (`Prisma.DbNull`, `Prisma.JsonNull`, `Prisma.AnyNull`), tagged
@@ -36,6 +48,10 @@ export const BYTES_TAG = ['custom', 'Bytes'] as const;
 export const JSON_NULL_NAMES = ['DbNull', 'JsonNull', 'AnyNull'] as const;
 export type JsonNullName = (typeof JSON_NULL_NAMES)[number];
 const JSON_NULL_NAME_SET: ReadonlySet<string> = new Set(JSON_NULL_NAMES);
+const JSON_NULL_TAGS = Object.fromEntries(JSON_NULL_NAMES.map((name) => [name, Object.freeze([Object.freeze(['custom', name])])])) as Record<
+    JsonNullName,
+    readonly unknown[]
+>;
 
 /** The Json null marker a tag list names (`[["custom","DbNull"]]` → `DbNull`), if any. */
 export function jsonNullTagName(tags: unknown): JsonNullName | undefined {
@@ -164,8 +180,24 @@ function joinPath(prefix: string, key: string | number): string {
     return prefix ? `${prefix}.${k}` : k;
 }
 
+const keySuffixes = new Map<string, string>();
+
+/** `.key`, escaped, kept for the keys of rows (bounded like the paths themselves). */
+function keySuffix(key: string): string {
+    let suffix = keySuffixes.get(key);
+    if (suffix === undefined) {
+        suffix = `.${escapePathKey(key)}`;
+        if (keySuffixes.size < 256) keySuffixes.set(key, suffix);
+    }
+    return suffix;
+}
+
 /** Builds a superjson dotted path from a base path and the keys below it (empty prefixes are dropped). */
 function pathOf(basePath: string, keys: readonly (string | number)[], depth: number, last: string | number): string {
+    // a field of a row of a list (`12.createdAt`): the same paths in every answer
+    if (depth === 1 && basePath === '' && typeof keys[0] === 'number' && typeof last === 'string') {
+        return indexedPaths.get('', keys[0], keySuffix(last));
+    }
     let path = basePath;
     for (let i = 0; i < depth; i++) {
         path = joinPath(path, keys[i]);
@@ -187,36 +219,36 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
 
     // the tags of a non-plain value, or undefined; `encoded` receives its JSON form
     let encoded: unknown;
-    const tagOf = (v: unknown): unknown[] | undefined => {
+    const tagOf = (v: unknown): readonly unknown[] | undefined => {
         if (typeof v !== 'object') {
             if (typeof v === 'bigint') {
                 encoded = v.toString();
-                return [BIGINT_TAG];
+                return BIGINT_TAGS;
             }
             if (typeof v === 'number' && !Number.isFinite(v)) {
                 encoded = String(v);
-                return ['number'];
+                return NUMBER_TAGS;
             }
             return undefined;
         }
         if (v instanceof Date) {
             encoded = Number.isNaN(v.getTime()) ? null : isoString(v);
-            return [DATE_TAG];
+            return DATE_TAGS;
         }
         if (v instanceof Uint8Array) {
             encoded = encodeBytes(v);
-            return [BYTES_TAG];
+            return BYTES_TAGS;
         }
         if (Decimal.isDecimal(v)) {
             // valueOf: toString, but keeping the sign of a negative zero, as decimal.js's toJSON (and so 2.x) writes it
             encoded = (v as Decimal).valueOf();
-            return [DECIMAL_TAG];
+            return DECIMAL_TAGS;
         }
         if (v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype) {
             const nullName = jsonNullNameOf(v);
             if (nullName) {
                 encoded = null;
-                return [['custom', nullName]];
+                return JSON_NULL_TAGS[nullName];
             }
         }
         return undefined;
@@ -258,10 +290,13 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
         }
         let out: Record<string, unknown> | undefined;
         const record = v as Record<string, unknown>;
-        const names = Object.keys(record);
-        for (let i = 0; i < names.length; i++) {
-            const key = names[i];
+        // for-in reads the object's cached key list; Object.keys allocated a copy of it per record, a
+        // thousand arrays for a page of a thousand rows. Plain JSON values are passed over before the
+        // own-property test (an inherited key is never copied, as with Object.keys)
+        for (const key in record) {
             const item = record[key];
+            if (item === null || (typeof item !== 'object' && typeof item !== 'bigint' && (typeof item !== 'number' || Number.isFinite(item)))) continue;
+            if (!hasOwn(record, key)) continue;
             const enc = child(item, key);
             if (enc !== item) {
                 // a spread copy keeps the key order; only the encoded values are replaced

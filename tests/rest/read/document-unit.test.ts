@@ -23,12 +23,12 @@ describe('document builder', () => {
         const a = builder.resource(
             allTypes,
             { id: 'a', ...base, float: NaN, dateTime: new Date('2024-01-01T00:00:00Z'), bigInt: 5n, decimal: new Decimal('1.10'), bytes: Buffer.from('hi') },
-            'data.0',
+            0,
         );
         const b = builder.resource(
             allTypes,
             { id: 'b', ...base, float: 1, dateTime: new Date('2024-01-02T00:00:00Z'), bigInt: -1n, decimal: new Decimal(2), bytes: new Uint8Array([104, 105]) },
-            'data.1',
+            1,
         );
         const doc = buildDocument(builder, [a, b], { self: 'x' }, { included: false, total: 2 });
         expect(a.attributes).toEqual({ ...base, float: 'NaN', dateTime: '2024-01-01T00:00:00.000Z', bigInt: '5', decimal: '1.1', bytes: 'aGk=' });
@@ -53,7 +53,7 @@ describe('document builder', () => {
 
     it('sends no meta when nothing is tagged and no total is given', () => {
         const builder = new DocumentBuilder('_');
-        const data = builder.resource(user, { id: 1, email: 'e', name: null, role: 'USER', profile: null }, 'data');
+        const data = builder.resource(user, { id: 1, email: 'e', name: null, role: 'USER', profile: null }, undefined);
         expect(buildDocument(builder, data, { self: 'x' }, { included: false })).toEqual({
             data: {
                 type: 'user',
@@ -79,8 +79,8 @@ describe('document builder', () => {
         const p2 = { id: 2, title: 't2', createdAt: new Date(0), published: true, viewCount: 0, authorId: 1 };
         const p3 = { id: 3, title: 't3', createdAt: new Date(0), published: true, viewCount: 0, authorId: 1 };
         const data = [
-            builder.resource(post, { ...p1, author: { ...alice, posts: [p1, p2, p3] } }, 'data.0', tree),
-            builder.resource(post, { ...p2, author: { ...alice, posts: [p1, p2, p3] } }, 'data.1', tree),
+            builder.resource(post, { ...p1, author: { ...alice, posts: [p1, p2, p3] } }, 0, tree),
+            builder.resource(post, { ...p2, author: { ...alice, posts: [p1, p2, p3] } }, 1, tree),
         ];
         const doc = buildDocument(builder, data, { self: 'x' }, { included: true });
         expect(doc.included!.map((r) => `${r.type}:${r.id}`)).toEqual(['user:1', 'post:3']);
@@ -99,7 +99,7 @@ describe('document builder', () => {
     it('applies sparse fieldsets to attributes and relationships', () => {
         const fields = parseFields(schema, [['post', 'title,comments']]);
         const builder = new DocumentBuilder('_', fields);
-        const res = builder.resource(post, { id: 7, title: 't', createdAt: new Date(0), authorId: 1 }, 'data');
+        const res = builder.resource(post, { id: 7, title: 't', createdAt: new Date(0), authorId: 1 }, undefined);
         expect(res.attributes).toEqual({ title: 't' });
         expect(Object.keys(res.relationships)).toEqual(['comments']);
         expect(buildDocument(builder, res, { self: 'x' }, { included: false }).meta).toBeUndefined();
@@ -113,7 +113,7 @@ describe('document builder', () => {
         expect(resourceLink(allTypes, 'a/b c?')).toBe(link('/allTypes/a%2Fb%20c%3F'));
         expect(resourceLink(allTypes, '42')).toBe(link('/allTypes/42'));
         const builder = new DocumentBuilder('_');
-        const data = builder.resource(allTypes, { id: 'x/y', string: '', int: 0 }, 'data');
+        const data = builder.resource(allTypes, { id: 'x/y', string: '', int: 0 }, undefined);
         expect(data.links.self).toBe(link('/allTypes/x%2Fy'));
         expect(data.relationships.owner.links).toEqual({ self: link('/allTypes/x%2Fy/relationships/owner'), related: link('/allTypes/x%2Fy/owner') });
     });

@@ -1,5 +1,6 @@
-import { BIGINT_TAG, BYTES_TAG, DATE_TAG, DECIMAL_TAG, encodeBytes, isDecimal, serializeValue } from '../../common/codec';
+import { BIGINT_TAGS, BYTES_TAGS, DATE_TAGS, DECIMAL_TAGS, NUMBER_TAGS, encodeBytes, isDecimal, serializeValue } from '../../common/codec';
 import { isoString } from '../../common/iso-date';
+import { indexedPaths } from '../../common/path-names';
 import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
 import type { RestModel } from '../schema';
@@ -38,19 +39,22 @@ export interface ResourceObject {
 
 type DbRecord = Record<string, unknown>;
 
+/** The list a rendered resource sits in: primary data (`data.<i>`, or `data` alone) or `included.<i>`. */
+type Section = 'data.' | 'included.';
+
 interface Pending {
     model: RestModel;
     record: DbRecord;
     tree: IncludeTree;
 }
 
-/** Encodes one non-null scalar value; returns the JSON value and its tag (undefined for plain JSON). */
-function encodeScalar(value: unknown): [unknown, unknown] {
-    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : isoString(value), DATE_TAG];
-    if (typeof value === 'bigint') return [value.toString(), BIGINT_TAG];
-    if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAG];
-    if (isDecimal(value)) return [value.toString(), DECIMAL_TAG];
-    if (typeof value === 'number' && !Number.isFinite(value)) return [String(value), 'number'];
+/** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */
+function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined] {
+    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : isoString(value), DATE_TAGS];
+    if (typeof value === 'bigint') return [value.toString(), BIGINT_TAGS];
+    if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAGS];
+    if (isDecimal(value)) return [value.toString(), DECIMAL_TAGS];
+    if (typeof value === 'number' && !Number.isFinite(value)) return [String(value), NUMBER_TAGS];
     return [value, undefined];
 }
 
@@ -71,10 +75,13 @@ export class DocumentBuilder {
         return { type: model.type, id: formatId(model, record, this.divider) };
     }
 
-    /** Renders a primary resource at `path` (`data` or `data.<i>`); included records below it are queued. */
-    resource(model: RestModel, record: DbRecord, path: string, tree?: IncludeTree): ResourceObject {
+    /**
+     * Renders a primary resource: `data.<index>` of a collection, or `data` itself without an index.
+     * Included records below it are queued.
+     */
+    resource(model: RestModel, record: DbRecord, index: number | undefined, tree?: IncludeTree): ResourceObject {
         const id = formatId(model, record, this.divider);
-        const resource = this.render(model, record, id, path, tree);
+        const resource = this.render(model, record, id, 'data.', index, tree);
         this.seenOf(model).set(id, resource);
         return resource;
     }
@@ -92,7 +99,7 @@ export class DocumentBuilder {
             const seen = this.seenOf(model);
             const existing = seen.get(id);
             if (!existing) {
-                const resource = this.render(model, record, id, `included.${this.included.length}`, tree);
+                const resource = this.render(model, record, id, 'included.', this.included.length, tree);
                 this.included.push(resource);
                 seen.set(id, resource);
                 continue;
@@ -120,11 +127,16 @@ export class DocumentBuilder {
         return byId;
     }
 
-    private tag(path: string, tag: unknown): void {
-        (this.values ??= {})[path] = [tag];
+    private tag(path: string, tags: readonly unknown[]): void {
+        (this.values ??= {})[path] = tags;
     }
 
-    private render(model: RestModel, record: DbRecord, id: ResourceId, path: string, tree: IncludeTree | undefined): ResourceObject {
+    /** The serialization path of an attribute (`data.3.attributes.createdAt`), from a table for listed resources. */
+    private attributePath(section: Section, index: number | undefined, a: AttributePlan): string {
+        return index === undefined ? `data${a.pathSuffix}` : indexedPaths.get(section, index, a.pathSuffix);
+    }
+
+    private render(model: RestModel, record: DbRecord, id: ResourceId, section: Section, index: number | undefined, tree: IncludeTree | undefined): ResourceObject {
         const plan = planOf(model);
         const set = this.fields?.get(model.type);
         const self = resourceLink(model, id);
@@ -137,14 +149,14 @@ export class DocumentBuilder {
             if (value === null || (!a.complex && !a.deep && (typeof value !== 'number' || Number.isFinite(value)))) {
                 attributes[a.name] = value;
             } else {
-                attributes[a.name] = this.encodeAttribute(a, value, `${path}.attributes.${a.name}`);
+                attributes[a.name] = this.encodeAttribute(a, value, this.attributePath(section, index, a));
             }
         }
         if (!set) {
             // a delegate base model's record read without a fieldset holds its concrete model's fields too
             for (const a of plan.concreteAttributes) {
                 const value = record[a.name];
-                if (value !== undefined) attributes[a.name] = this.encodeAttribute(a, value, `${path}.attributes.${a.name}`);
+                if (value !== undefined) attributes[a.name] = this.encodeAttribute(a, value, this.attributePath(section, index, a));
             }
         }
 
@@ -184,8 +196,8 @@ export class DocumentBuilder {
 
     private encode(value: unknown, path: string): unknown {
         if (value === null || value === undefined) return value;
-        const [json, tag] = encodeScalar(value);
-        if (tag !== undefined) this.tag(path, tag);
+        const [json, tags] = encodeScalar(value);
+        if (tags !== undefined) this.tag(path, tags);
         return json;
     }
 

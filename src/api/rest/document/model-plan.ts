@@ -14,6 +14,8 @@ export interface AttributePlan {
     complex: boolean;
     /** A typed JSON field: any value inside may need serialization metadata (a `DateTime` of its type). */
     deep: boolean;
+    /** `.attributes.<name>`: the end of the attribute's serialization path below its resource. */
+    pathSuffix: string;
 }
 
 export interface RelationshipPlan {
@@ -103,7 +105,7 @@ function buildPlan(model: RestModel): ModelPlan {
     const attributes: AttributePlan[] = [];
     for (const [name, field] of model.attributes) {
         if (field.kind === 'Unsupported') continue;
-        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined });
+        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined, pathSuffix: `.attributes.${name}` });
     }
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {

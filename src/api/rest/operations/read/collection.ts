@@ -27,6 +27,6 @@ export async function listResources(req: RestRequest): Promise<Response> {
         (db) => delegate(db, model).count({ where: query.where }) as Promise<number>,
     );
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
-    const data = rows.map((row, i) => builder.resource(model, row, `data.${i}`, query.include));
+    const data = rows.map((row, i) => builder.resource(model, row, i, query.include));
     return ok(buildDocument(builder, data, { ...collectionLinks(routeUrl(req.route), entries, query.page, total) }, { included: query.include !== undefined, total }));
 }

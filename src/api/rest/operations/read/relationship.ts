@@ -67,7 +67,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     if (!record) throw notFound(model, read.id);
     if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
     else if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
-    const resource = builder.resource(model, record, 'data');
+    const resource = builder.resource(model, record, undefined);
     const data: Linkage = resource.relationships[rel.name]?.data ?? null;
     const parentSelf = resource.links.self;
     return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: false }), status);

@@ -48,7 +48,7 @@ export async function renderResourceDocument(
 ): Promise<Response> {
     await loadApart(req.prisma, model, [record], query.include, query.fields, req.config);
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
-    const data = builder.resource(model, record, 'data', query.include);
+    const data = builder.resource(model, record, undefined, query.include);
     return ok(buildDocument(builder, data, { self: self ?? data.links.self }, { included: query.include !== undefined }), status);
 }
 
