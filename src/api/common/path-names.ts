@@ -3,11 +3,11 @@
  * `data.3.attributes.createdAt` of a JSON:API page), each built once for the life of the process.
  *
  * A path is a property name of `meta.serialization.values`, and V8 keeps property names in its string
- * table: a freshly built path is copied into the old generation there, one copy per tagged value and
- * answer, left for a full garbage collection to reclaim. A path taken from here is already in the
- * table, so adding it to `values` allocates nothing. Indexes past `MAX_INDEX` and prefixes or keys past
- * `MAX_NAMES` per table are built per call, as before, which bounds the memory held here (about
- * 40 KB per path pattern in use).
+ * table: a freshly built path is a new string and a new entry there, one per tagged value and answer. A
+ * path taken from here is built once and found in the table. Measured on pages of 1,000 rows, this and
+ * the encoders' other allocation cuts are what brought RPC findMany of 1,000 rows to the floor's CPU time.
+ * Indexes past `MAX_INDEX` and prefixes or suffixes past `MAX_NAMES` per table are built per call, which
+ * bounds the memory held here (about 40 KB per path pattern in use).
  */
 
 const MAX_INDEX = 1000;
