@@ -6,39 +6,47 @@
  * table: a freshly built path is a new string and a new entry there, one per tagged value and answer. A
  * path taken from here is built once and found in the table. Measured on pages of 1,000 rows, this and
  * the encoders' other allocation cuts are what brought RPC findMany of 1,000 rows to the floor's CPU time.
- * Indexes past `MAX_INDEX` and prefixes or suffixes past `MAX_NAMES` per table are built per call, which
- * bounds the memory held here (about 40 KB per path pattern in use).
+ * Paths with an index past `MAX_INDEX`, and every path once `MAX_KEPT` are kept, are built per call:
+ * the table holds at most about 2 MB, however many field names and answers go through it.
  */
 
 const MAX_INDEX = 1000;
-const MAX_NAMES = 256;
+const MAX_KEPT = 50_000;
 
 /** `<prefix><index><suffix>` strings by prefix, then suffix, then index. */
 export class IndexedPaths {
     private readonly byPrefix = new Map<string, Map<string, string[]>>();
+    private kept = 0;
+
+    /** How many paths the table holds. */
+    get size(): number {
+        return this.kept;
+    }
 
     /** `prefix + index + suffix`, from the table when `index` is a small non-negative integer. */
     get(prefix: string, index: number, suffix: string): string {
         if (!(index >= 0 && index < MAX_INDEX && Number.isInteger(index))) return prefix + index + suffix;
+        const paths = this.byPrefix.get(prefix)?.get(suffix);
+        const known = paths?.[index];
+        if (known !== undefined) return known;
+        // filled up to `index`, the lower indexes included (a page of rows asks for all of them)
+        const adding = index + 1 - (paths?.length ?? 0);
+        if (this.kept + adding > MAX_KEPT) return prefix + index + suffix;
+        const list = paths ?? this.listOf(prefix, suffix);
+        while (list.length <= index) list.push(prefix + list.length + suffix);
+        this.kept += adding;
+        return list[index];
+    }
+
+    private listOf(prefix: string, suffix: string): string[] {
         let bySuffix = this.byPrefix.get(prefix);
         if (!bySuffix) {
-            if (this.byPrefix.size >= MAX_NAMES) return prefix + index + suffix;
             bySuffix = new Map();
             this.byPrefix.set(prefix, bySuffix);
         }
-        let paths = bySuffix.get(suffix);
-        if (!paths) {
-            if (bySuffix.size >= MAX_NAMES) return prefix + index + suffix;
-            paths = [];
-            bySuffix.set(suffix, paths);
-        }
-        let path = paths[index];
-        if (path === undefined) {
-            while (paths.length < index) paths.push(prefix + paths.length + suffix);
-            path = prefix + index + suffix;
-            paths[index] = path;
-        }
-        return path;
+        const list: string[] = [];
+        bySuffix.set(suffix, list);
+        return list;
     }
 }
 
