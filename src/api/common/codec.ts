@@ -182,7 +182,7 @@ function joinPath(prefix: string, key: string | number): string {
 
 const keySuffixes = new Map<string, string>();
 
-/** `.key`, escaped, kept for the keys of rows (bounded like the paths themselves). */
+/** `.key`, escaped; kept for the first 256 keys of rows (the field names of a schema, in practice). */
 function keySuffix(key: string): string {
     let suffix = keySuffixes.get(key);
     if (suffix === undefined) {
