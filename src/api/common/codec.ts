@@ -206,6 +206,14 @@ function pathOf(basePath: string, keys: readonly (string | number)[], depth: num
 }
 
 /**
+ * Whether a value may need encoding: an object (a typed value, or a container that may hold one), a bigint or
+ * a number JSON cannot hold. Strings, booleans, finite numbers, null and undefined pass through as they are.
+ */
+function mayNeedEncoding(v: unknown): boolean {
+    return v !== null && (typeof v === 'object' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isFinite(v)));
+}
+
+/**
  * Encodes a value tree in one pass: returns the JSON-safe copy and the tags of its complex
  * values (or `undefined` when there is none). Plain objects and arrays are copied only along
  * branches that hold a complex value. Plain scalars (strings, booleans, finite numbers, null)
@@ -256,7 +264,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
 
     // encodes the child `key` of the container at the current depth
     const child = (v: unknown, key: string | number): unknown => {
-        if (v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) {
+        if (!mayNeedEncoding(v)) {
             return v;
         }
         const tags = tagOf(v);
@@ -264,9 +272,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             (values ??= {})[pathOf(basePath, keys, depth, key)] = tags;
             return encoded;
         }
-        if (typeof v !== 'object') {
-            return v;
-        }
+        // what is left is an object: a bigint or a non-finite number always has tags
         keys[depth++] = key;
         const out = container(v as object);
         depth--;
@@ -295,8 +301,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
         // own-property test (an inherited key is never copied, as with Object.keys)
         for (const key in record) {
             const item = record[key];
-            if (item === null || (typeof item !== 'object' && typeof item !== 'bigint' && (typeof item !== 'number' || Number.isFinite(item)))) continue;
-            if (!hasOwn(record, key)) continue;
+            if (!mayNeedEncoding(item) || !hasOwn(record, key)) continue;
             const enc = child(item, key);
             if (enc !== item) {
                 // a spread copy keeps the key order; only the encoded values are replaced
