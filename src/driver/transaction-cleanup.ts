@@ -13,14 +13,17 @@
  *
  * On SQLite (one connection for everything) it also makes statements sent outside a transaction wait
  * while another transaction is open, instead of running inside it (see `ConnectionGate`): without that,
- * a transaction that rolls back takes other requests' acknowledged writes with it. Everything else
- * passes through unchanged.
+ * a transaction that rolls back takes other requests' acknowledged writes with it. On
+ * `@prisma/adapter-better-sqlite3` the factory also offers the snapshot probe (`snapshot-probe.ts`),
+ * with which a REST page and its total are read consistently without holding the connection in a
+ * transaction. Everything else passes through unchanged.
  *
  *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
  */
 
 import { ConnectionGate } from './connection-gate';
 import { withOverrides } from './overrides';
+import { ConnectedAdapters, runsOnOneConnection, SNAPSHOT_PROBE } from './snapshot-probe';
 
 interface SqlQuery {
     sql: string;
@@ -35,7 +38,9 @@ interface DriverTransaction {
 
 interface DriverAdapter {
     readonly provider?: string;
+    readonly adapterName?: string;
     startTransaction(...args: unknown[]): Promise<DriverTransaction>;
+    dispose?(): Promise<void>;
 }
 
 /** The part of a Prisma driver adapter factory the wrapper relies on. */
@@ -117,7 +122,8 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
 /** The statement methods of a driver adapter, outside any transaction. */
 const STATEMENTS = ['queryRaw', 'executeRaw', 'executeScript'] as const;
 
-function wrapAdapter<A>(adapter: A): A {
+/** `connected`: where a single-connection SQLite adapter is registered for the snapshot probe while it is open. */
+function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
     const inner = adapter as unknown as DriverAdapter;
     if (typeof inner?.startTransaction !== 'function') {
         return adapter;
@@ -148,6 +154,13 @@ function wrapAdapter<A>(adapter: A): A {
             overrides[name] = (...args: unknown[]) => gate.statement(() => (method as (...a: unknown[]) => Promise<unknown>).apply(inner, args));
         }
     }
+    if (connected && runsOnOneConnection(inner.adapterName) && typeof overrides.queryRaw === 'function') {
+        connected.add(inner, overrides.queryRaw as Parameters<ConnectedAdapters['add']>[1]);
+        overrides.dispose = async () => {
+            connected.delete(inner);
+            await inner.dispose?.();
+        };
+    }
     return withOverrides(inner, overrides) as unknown as A;
 }
 
@@ -160,9 +173,11 @@ export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(facto
     if (typeof factory?.connect !== 'function') {
         throw new TypeError('withTransactionCleanup: expected a Prisma driver adapter factory (e.g. new PrismaPg(...))');
     }
-    const overrides: Record<string, unknown> = {
-        connect: async () => wrapAdapter(await factory.connect()),
+    const connected = factory.provider === 'sqlite' && runsOnOneConnection(factory.adapterName) ? new ConnectedAdapters() : undefined;
+    const overrides: Record<string | symbol, unknown> = {
+        connect: async () => wrapAdapter(await factory.connect(), connected),
     };
+    if (connected) overrides[SNAPSHOT_PROBE] = connected.probe;
     const shadow = (factory as { connectToShadowDb?: () => Promise<unknown> }).connectToShadowDb;
     if (typeof shadow === 'function') {
         overrides.connectToShadowDb = async () => wrapAdapter(await shadow.call(factory));

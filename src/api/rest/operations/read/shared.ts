@@ -4,6 +4,7 @@ import { JSONAPI_HEADERS, RestError } from '../../errors';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { snapshotOptions } from '../../../common/isolation';
+import { readConsistently } from '../../../common/snapshot-read';
 import { choosesClientPerModel } from '../../../common/transactions';
 import type { PageQuery } from '../../query/types';
 
@@ -24,7 +25,8 @@ export function notFound(model: RestModel, id: string | number | undefined): Res
 /**
  * Reads a page and the total under the same filter and policy, consistently. When the page is not
  * full the total follows from it (offset + rows), so the count query is skipped; otherwise both
- * run in one transaction. Without a page limit and offset, no transaction is needed at all, and none is
+ * run in one transaction, or on SQLite between two snapshot probes that prove nothing was committed
+ * meanwhile (`readConsistently`). Without a page limit and offset, no transaction is needed at all, and none is
  * opened on a client the application chooses per model (one transaction cannot span its clients).
  */
 export async function readPage<T>(
@@ -46,5 +48,9 @@ export async function readPage<T>(
     };
     // the application picks the client per model: each query on the one it picks, as 2.x does
     if (choosesClientPerModel(req.prisma)) return read(req.prisma);
-    return req.prisma.$transaction((tx) => read(tx), snapshotOptions(req.prisma));
+    return readConsistently(
+        req.prisma,
+        () => read(req.prisma),
+        () => req.prisma.$transaction((tx) => read(tx), snapshotOptions(req.prisma)),
+    );
 }

@@ -1,0 +1,43 @@
+import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../driver/snapshot-probe';
+
+/**
+ * Reads that must see one state of the database (a page and its total), without a transaction where
+ * that can be proved safe.
+ *
+ * On SQLite through `withTransactionCleanup(new PrismaBetterSQLite3(...))` the read runs outside a
+ * transaction between two snapshot probes (`src/driver/snapshot-probe.ts`). When both come back equal,
+ * nothing was committed on the database while the read ran, so the read is what one transaction would
+ * have returned, and the answer stands. When they differ, or when the set-up offers no probe (another
+ * adapter or database, no wrapper, a factory shared by two clients), the read runs again, or for the
+ * first time, in `inTransaction`.
+ *
+ * Why: SQLite has one connection here and the wrapper's gate holds every other statement while a
+ * transaction is open, so a transaction per page makes all requests wait behind it, and Prisma's
+ * interactive transactions cost more CPU than two probes. Reads between probes interleave with other
+ * requests as plain reads do.
+ */
+export async function readConsistently<T>(prisma: unknown, read: () => Promise<T>, inTransaction: () => Promise<T>): Promise<T> {
+    const probe = probeOf(prisma);
+    if (probe) {
+        const before = await probe().catch(() => undefined);
+        if (before !== undefined) {
+            const result = await read();
+            if ((await probe().catch(() => undefined)) === before) return result;
+        }
+    }
+    return inTransaction();
+}
+
+/**
+ * The probe of the driver adapter factory the client was built with (Prisma keeps the factory as
+ * `_engineConfig.adapter`; ZenStack's enhanced client and client extensions pass the property through).
+ */
+function probeOf(prisma: unknown): SnapshotProbe | undefined {
+    try {
+        const factory = (prisma as { _engineConfig?: { adapter?: Record<symbol, unknown> } } | null)?._engineConfig?.adapter;
+        const probe = factory?.[SNAPSHOT_PROBE];
+        return typeof probe === 'function' ? (probe as SnapshotProbe) : undefined;
+    } catch {
+        return undefined;
+    }
+}

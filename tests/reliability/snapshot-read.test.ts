@@ -1,0 +1,209 @@
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import Database from 'better-sqlite3';
+import { withTransactionCleanup } from '../../src';
+import { RestApiHandler } from '../../src/api/rest';
+import { withOverrides } from '../../src/driver/overrides';
+import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../src/driver/snapshot-probe';
+import type { Response } from '../../src/types';
+import { loadSchema, type TestSchema } from '../support/schema';
+
+/**
+ * A REST page and its `meta.total` must come from one state of the database. On SQLite behind
+ * `withTransactionCleanup` they are read without a transaction, between two snapshot probes; a commit
+ * between the probes (on the same connection or another) must send the read into a transaction and
+ * answer the state after that commit, never the page of one state with the total of another. The
+ * adapter is observed from outside (transactions started, statements sent), the probe being inside it.
+ */
+
+type Client = ReturnType<TestSchema['createClient']>;
+type Hook = (sql: string) => Promise<void> | void;
+
+/** A factory whose adapter lets `hook` run before each statement outside a transaction, and counts transactions. */
+function observed<F extends object>(factory: F): { factory: F; transactions: () => number; statements: string[]; hook: { run?: Hook } } {
+    let transactions = 0;
+    const statements: string[] = [];
+    const hook: { run?: Hook } = {};
+    const connect = async () => {
+        const adapter = await (factory as unknown as { connect(): Promise<Record<string, (...a: unknown[]) => Promise<unknown>>> }).connect();
+        const statement = (name: string) => async (query: { sql: string }) => {
+            statements.push(query.sql);
+            await hook.run?.(query.sql);
+            return adapter[name](query);
+        };
+        return withOverrides(adapter, {
+            queryRaw: statement('queryRaw'),
+            executeRaw: statement('executeRaw'),
+            startTransaction: (...args: unknown[]) => {
+                transactions++;
+                return adapter.startTransaction(...args);
+            },
+        });
+    };
+    return { factory: withOverrides(factory, { connect }), transactions: () => transactions, statements, hook };
+}
+
+const isCount = (sql: string) => /\bCOUNT\(/i.test(sql);
+
+describe('SQLite: a page and its total without a transaction, proved by snapshot probes', () => {
+    let s: TestSchema;
+    let client: Client | undefined;
+
+    beforeEach(async () => {
+        s = await loadSchema();
+        await s.prisma.user.create({ data: { id: 1, email: 'one@snapshot.test' } });
+        for (const id of [1, 2, 3]) {
+            await s.prisma.post.create({ data: { id, title: `post ${id}`, published: true, authorId: 1 } });
+        }
+    });
+
+    afterEach(async () => {
+        await client?.$disconnect();
+        client = undefined;
+        await s.cleanup();
+    });
+
+    /** A client over `factory`, connected: the probe answers only for a connected adapter (Prisma connects on first use). */
+    async function connected(factory: unknown): Promise<Client> {
+        const c = s.createClient(factory);
+        await c.$connect();
+        return c;
+    }
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async function list(c: Client, query: Record<string, string>): Promise<Response & { body: any }> {
+        const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
+        return handler({ method: 'GET', path: '/post', query, prisma: s.enhanceClient(c, { id: 1 }), modelMeta: s.modelMeta, logger: null });
+    }
+    const ids = (body: { data: { id: unknown }[] }) => body.data.map((r) => r.id);
+
+    it('with nothing committed meanwhile, answers from the read between the probes: no transaction', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const page = await list(client, { 'page[limit]': '2' });
+        expect(page.status).toBe(200);
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(probe.transactions()).toBe(0);
+        expect(probe.statements.filter(isCount)).toHaveLength(1);
+    });
+
+    it('a delete committed on the same connection between the page and the count: read again in a transaction', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const raw = client;
+        let fired = false;
+        probe.hook.run = async (sql) => {
+            if (fired || !isCount(sql)) return;
+            fired = true;
+            await raw.post.delete({ where: { id: 1 } });
+        };
+        const page = await list(client, { 'page[limit]': '2' });
+        expect(fired).toBe(true);
+        // the state after the delete; the page read before it with the total after it would be [1, 2] and 2
+        expect([ids(page.body), page.body.meta.total]).toEqual([[2, 3], 2]);
+        expect(probe.transactions()).toBe(1);
+    });
+
+    it('a write committed by another connection between the page and the count: read again in a transaction', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const other = new Database(s.dbFile!);
+        try {
+            let fired = false;
+            probe.hook.run = (sql) => {
+                if (fired || !isCount(sql)) return;
+                fired = true;
+                other.prepare('DELETE FROM "Post" WHERE id = 1').run();
+            };
+            const page = await list(client, { 'page[limit]': '2' });
+            expect(fired).toBe(true);
+            expect([ids(page.body), page.body.meta.total]).toEqual([[2, 3], 2]);
+            expect(probe.transactions()).toBe(1);
+        } finally {
+            other.close();
+        }
+    });
+
+    it('a relationship page (GET /user/1/posts) takes the same path', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const raw = client;
+        let fired = false;
+        probe.hook.run = async (sql) => {
+            if (fired || !isCount(sql)) return;
+            fired = true;
+            await raw.post.delete({ where: { id: 1 } });
+        };
+        const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
+        const page = await handler({
+            method: 'GET',
+            path: '/user/1/posts',
+            query: { 'page[limit]': '2' },
+            prisma: s.enhanceClient(client, { id: 1 }),
+            modelMeta: s.modelMeta,
+            logger: null,
+        });
+        expect(page.status).toBe(200);
+        expect(fired).toBe(true);
+        expect([ids(page.body as { data: { id: unknown }[] }), (page.body as { meta: { total: number } }).meta.total]).toEqual([[2, 3], 2]);
+        expect(probe.transactions()).toBe(1);
+    });
+
+    it('without withTransactionCleanup there is no probe: the page is read in a transaction', async () => {
+        const probe = observed(new PrismaBetterSQLite3({ url: s.databaseUrl }));
+        client = await connected(probe.factory);
+        const page = await list(client, { 'page[limit]': '2' });
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(probe.transactions()).toBe(1);
+    });
+
+    it('through a client extension the probe is found as well', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const page = await list(client.$extends({ name: 'noop' }), { 'page[limit]': '2' });
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(probe.transactions()).toBe(0);
+    });
+
+    it('a factory shared by two clients cannot tell their connections apart: transactions', async () => {
+        const shared = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(shared.factory);
+        const second = await connected(shared.factory);
+        try {
+            const page = await list(client, { 'page[limit]': '2' });
+            expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+            expect(shared.transactions()).toBe(1);
+            // once the second client disconnects, one connection is left and the probe answers again
+            await second.$disconnect();
+            await list(client, { 'page[limit]': '2' });
+            expect(shared.transactions()).toBe(1);
+        } finally {
+            await second.$disconnect();
+        }
+    });
+
+    it('the probe names its adapter: a reconnection between two probes shows as a change', async () => {
+        const factory = withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl }));
+        const probe = (factory as unknown as Record<symbol, SnapshotProbe>)[SNAPSHOT_PROBE];
+        client = s.createClient(factory);
+        expect(await probe()).toBeUndefined(); // not connected yet
+        await client.$connect();
+        const first = await probe();
+        expect(first).toMatch(/^adapter-\d+\/\d+\/\d+$/);
+        expect(await probe()).toBe(first);
+        await client.$disconnect();
+        expect(await probe()).toBeUndefined();
+        await client.$connect();
+        const again = await probe();
+        expect(again).toBeDefined();
+        expect(again).not.toBe(first);
+    });
+
+    it('a page that is not full needs no count, and still reads between probes', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const page = await list(client, { 'page[limit]': '10' });
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2, 3], 3]);
+        expect(probe.statements.filter(isCount)).toHaveLength(0);
+        expect(probe.transactions()).toBe(0);
+    });
+});
