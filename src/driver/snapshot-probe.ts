@@ -4,9 +4,11 @@
  *
  * A probe reads the connection's `total_changes()` (rows written on this connection since it opened,
  * counted as each INSERT, UPDATE or DELETE completes, whether or not its transaction later commits) and
- * `data_version` (which moves whenever another connection commits). Two probes that return the same
- * pair on the same connection bracket a span in which nothing was committed anywhere, so every
- * statement run between them read the same data.
+ * `data_version` (which moves whenever another connection commits). Rows changed without being
+ * counted (a foreign-key cascade, the rows REPLACE deletes) change only along with a counted row.
+ * `schema_version` adds schema changes, which neither counts. Two probes that return the same values on the same connection bracket
+ * a span in which nothing was committed anywhere, so every statement run between them read the same
+ * data.
  *
  * Only `withTransactionCleanup` offers the probe, on the factory it returns (`factory[SNAPSHOT_PROBE]`),
  * and only for `@prisma/adapter-better-sqlite3`, which runs every statement on one connection: a pool
@@ -21,7 +23,8 @@ export const SNAPSHOT_PROBE = Symbol.for('zenstack-api.snapshotProbe');
 
 export type SnapshotProbe = () => Promise<string | undefined>;
 
-const PROBE_SQL = 'SELECT total_changes(), (SELECT data_version FROM pragma_data_version)';
+const PROBE_SQL =
+    'SELECT total_changes(), (SELECT data_version FROM pragma_data_version), (SELECT schema_version FROM pragma_schema_version)';
 
 /** Adapters that run every statement on one connection, by their `adapterName`. */
 const SINGLE_CONNECTION = new Set(['@prisma/adapter-better-sqlite3']);
@@ -52,7 +55,7 @@ export class ConnectedAdapters {
         const [{ id, queryRaw }] = this.live.values();
         const result = (await queryRaw({ sql: PROBE_SQL, args: [], argTypes: [] })) as { rows?: unknown[][] };
         const row = result?.rows?.[0];
-        if (!Array.isArray(row) || row.length !== 2) return undefined;
-        return `${id}/${String(row[0])}/${String(row[1])}`;
+        if (!Array.isArray(row) || row.length !== 3) return undefined;
+        return `${id}/${row.map(String).join('/')}`;
     };
 }

@@ -123,6 +123,23 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         }
     });
 
+    it('a schema change on the same connection between the page and the count: read again in a transaction', async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const raw = client;
+        let fired = false;
+        probe.hook.run = async (sql) => {
+            if (fired || !isCount(sql)) return;
+            fired = true;
+            // changes no row: only schema_version tells
+            await raw.$executeRawUnsafe('CREATE INDEX "post_title_probe" ON "Post" ("title")');
+        };
+        const page = await list(client, { 'page[limit]': '2' });
+        expect(fired).toBe(true);
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(probe.transactions()).toBe(1);
+    });
+
     it('a relationship page (GET /user/1/posts) takes the same path', async () => {
         const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
         client = await connected(probe.factory);
@@ -188,7 +205,7 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         expect(await probe()).toBeUndefined(); // not connected yet
         await client.$connect();
         const first = await probe();
-        expect(first).toMatch(/^adapter-\d+\/\d+\/\d+$/);
+        expect(first).toMatch(/^adapter-\d+\/\d+\/\d+\/\d+$/);
         expect(await probe()).toBe(first);
         await client.$disconnect();
         expect(await probe()).toBeUndefined();
