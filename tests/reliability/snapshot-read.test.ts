@@ -215,6 +215,21 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         expect(again).not.toBe(first);
     });
 
+    it("inside the application's own transaction: read there at once, no probe and no transaction of its own", async () => {
+        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
+        client = await connected(probe.factory);
+        const page = await client.$transaction(
+            async (tx: Client) => {
+                await tx.post.delete({ where: { id: 3 } });
+                // sees the transaction's own delete: it reads inside it
+                return list(tx, { 'page[limit]': '1' });
+            },
+            { timeout: 10_000 },
+        );
+        expect([ids(page.body), page.body.meta.total]).toEqual([[1], 2]);
+        expect(probe.transactions()).toBe(1);
+    });
+
     it('a page that is not full needs no count, and still reads between probes', async () => {
         const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
         client = await connected(probe.factory);

@@ -9,7 +9,7 @@ import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../driver/snapshot-probe'
  * nothing was committed on the database while the read ran, so the read is what one transaction would
  * have returned, and the answer stands. When they differ, or when the set-up offers no probe (another
  * adapter or database, no wrapper, a factory shared by two clients), the read runs again, or for the
- * first time, in `inTransaction`.
+ * first time, in `inTransaction`. On a client of a transaction the application opened, it just reads.
  *
  * Why: SQLite has one connection here and the wrapper's gate holds every other statement while a
  * transaction is open, so a transaction per page makes all requests wait behind it, and Prisma's
@@ -17,6 +17,8 @@ import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../driver/snapshot-probe'
  * requests as plain reads do.
  */
 export async function readConsistently<T>(prisma: unknown, read: () => Promise<T>, inTransaction: () => Promise<T>): Promise<T> {
+    // a client of the application's own transaction: one snapshot already (and no `$transaction` of its own)
+    if (insideTransaction(prisma)) return read();
     const probe = probeOf(prisma);
     if (probe) {
         const before = await probe().catch(() => undefined);
@@ -26,6 +28,17 @@ export async function readConsistently<T>(prisma: unknown, read: () => Promise<T
         }
     }
     return inTransaction();
+}
+
+/** Prisma marks the client of an interactive transaction with its id. */
+const TRANSACTION_ID = Symbol.for('prisma.client.transaction.id');
+
+function insideTransaction(prisma: unknown): boolean {
+    try {
+        return (prisma as Record<symbol, unknown> | null)?.[TRANSACTION_ID] !== undefined;
+    } catch {
+        return false;
+    }
 }
 
 /**
