@@ -6,7 +6,8 @@ import { first, publishedFilter, resourceData, restRouter, rpc, sortOrder, type 
  * with BENCH_LOG_CALLS=1; the pre-flight fails when they drift apart) and sends the result through
  * JSON.stringify. Where our calls cost more than upstream's (the REST page and `meta.total` read
  * between two snapshot probes, a stable order and a cap on included to-many relationships), ours ÷
- * this floor is what our handler itself costs. RPC: our handler makes upstream's calls, so this is the floor's RPC.
+ * this floor is what our handler itself costs. RPC: our handler makes upstream's calls, so this is
+ * the floor's RPC.
  */
 
 /** The fields our REST handler selects per model: attributes, with the foreign keys among them. */
