@@ -18,13 +18,15 @@ import { loadSchema, type TestSchema } from '../support/schema';
 type Client = ReturnType<TestSchema['createClient']>;
 type Hook = (sql: string) => Promise<void> | void;
 
+type Observed = { factory: object; transactions: () => number; statements: string[]; hook: { run?: Hook } };
+
 /** A factory whose adapter lets `hook` run before each statement outside a transaction, and counts transactions. */
-function observed<F extends object>(factory: F): { factory: F; transactions: () => number; statements: string[]; hook: { run?: Hook } } {
+function observed(factory: object): Observed {
     let transactions = 0;
     const statements: string[] = [];
     const hook: { run?: Hook } = {};
     const connect = async () => {
-        const adapter = await (factory as unknown as { connect(): Promise<Record<string, (...a: unknown[]) => Promise<unknown>>> }).connect();
+        const adapter = await (factory as { connect(): Promise<Record<string, (...a: unknown[]) => Promise<unknown>>> }).connect();
         const statement = (name: string) => async (query: { sql: string }) => {
             statements.push(query.sql);
             await hook.run?.(query.sql);
@@ -69,54 +71,61 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         return c;
     }
 
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    async function list(c: Client, query: Record<string, string>): Promise<Response & { body: any }> {
-        const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
-        return handler({ method: 'GET', path: '/post', query, prisma: s.enhanceClient(c, { id: 1 }), modelMeta: s.modelMeta, logger: null });
-    }
-    const ids = (body: { data: { id: unknown }[] }) => body.data.map((r) => r.id);
-
-    it('with nothing committed meanwhile, answers from the read between the probes: no transaction', async () => {
+    /** `client`: connected, behind `withTransactionCleanup`, observed from outside it. */
+    async function wrapped(): Promise<Observed> {
         const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
         client = await connected(probe.factory);
+        return probe;
+    }
+
+    /** Runs `write` once, just before the first count statement reaches the adapter; tells whether it ran. */
+    function beforeTheCount(probe: Observed, write: () => unknown): () => boolean {
+        let fired = false;
+        probe.hook.run = async (sql) => {
+            if (fired || !isCount(sql)) return;
+            fired = true;
+            await write();
+        };
+        return () => fired;
+    }
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async function get(c: Client, path: string, query: Record<string, string>): Promise<Response & { body: any }> {
+        const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
+        return handler({ method: 'GET', path, query, prisma: s.enhanceClient(c, { id: 1 }), modelMeta: s.modelMeta, logger: null });
+    }
+    const list = (c: Client, query: Record<string, string>) => get(c, '/post', query);
+    /** The ids of the page and `meta.total`. */
+    const pageOf = (body: { data: { id: unknown }[]; meta: { total: number } }) => [body.data.map((r) => r.id), body.meta.total];
+
+    it('with nothing committed meanwhile, answers from the read between the probes: no transaction', async () => {
+        const probe = await wrapped();
         const page = await list(client, { 'page[limit]': '2' });
         expect(page.status).toBe(200);
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(pageOf(page.body)).toEqual([[1, 2], 3]);
         expect(probe.transactions()).toBe(0);
         expect(probe.statements.filter(isCount)).toHaveLength(1);
     });
 
     it('a delete committed on the same connection between the page and the count: read again in a transaction', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const raw = client;
-        let fired = false;
-        probe.hook.run = async (sql) => {
-            if (fired || !isCount(sql)) return;
-            fired = true;
-            await raw.post.delete({ where: { id: 1 } });
-        };
+        const fired = beforeTheCount(probe, () => raw.post.delete({ where: { id: 1 } }));
         const page = await list(client, { 'page[limit]': '2' });
-        expect(fired).toBe(true);
+        expect(fired()).toBe(true);
         // the state after the delete; the page read before it with the total after it would be [1, 2] and 2
-        expect([ids(page.body), page.body.meta.total]).toEqual([[2, 3], 2]);
+        expect(pageOf(page.body)).toEqual([[2, 3], 2]);
         expect(probe.transactions()).toBe(1);
     });
 
     it('a write committed by another connection between the page and the count: read again in a transaction', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const other = new Database(s.dbFile!);
         try {
-            let fired = false;
-            probe.hook.run = (sql) => {
-                if (fired || !isCount(sql)) return;
-                fired = true;
-                other.prepare('DELETE FROM "Post" WHERE id = 1').run();
-            };
+            const fired = beforeTheCount(probe, () => other.prepare('DELETE FROM "Post" WHERE id = 1').run());
             const page = await list(client, { 'page[limit]': '2' });
-            expect(fired).toBe(true);
-            expect([ids(page.body), page.body.meta.total]).toEqual([[2, 3], 2]);
+            expect(fired()).toBe(true);
+            expect(pageOf(page.body)).toEqual([[2, 3], 2]);
             expect(probe.transactions()).toBe(1);
         } finally {
             other.close();
@@ -124,44 +133,24 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
     });
 
     it('a schema change on the same connection between the page and the count: read again in a transaction', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const raw = client;
-        let fired = false;
-        probe.hook.run = async (sql) => {
-            if (fired || !isCount(sql)) return;
-            fired = true;
-            // changes no row: only schema_version tells
-            await raw.$executeRawUnsafe('CREATE INDEX "post_title_probe" ON "Post" ("title")');
-        };
+        // changes no row: only schema_version tells
+        const fired = beforeTheCount(probe, () => raw.$executeRawUnsafe('CREATE INDEX "post_title_probe" ON "Post" ("title")'));
         const page = await list(client, { 'page[limit]': '2' });
-        expect(fired).toBe(true);
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(fired()).toBe(true);
+        expect(pageOf(page.body)).toEqual([[1, 2], 3]);
         expect(probe.transactions()).toBe(1);
     });
 
     it('a relationship page (GET /user/1/posts) takes the same path', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const raw = client;
-        let fired = false;
-        probe.hook.run = async (sql) => {
-            if (fired || !isCount(sql)) return;
-            fired = true;
-            await raw.post.delete({ where: { id: 1 } });
-        };
-        const handler = RestApiHandler({ endpoint: 'http://localhost/api' });
-        const page = await handler({
-            method: 'GET',
-            path: '/user/1/posts',
-            query: { 'page[limit]': '2' },
-            prisma: s.enhanceClient(client, { id: 1 }),
-            modelMeta: s.modelMeta,
-            logger: null,
-        });
+        const fired = beforeTheCount(probe, () => raw.post.delete({ where: { id: 1 } }));
+        const page = await get(client, '/user/1/posts', { 'page[limit]': '2' });
         expect(page.status).toBe(200);
-        expect(fired).toBe(true);
-        expect([ids(page.body as { data: { id: unknown }[] }), (page.body as { meta: { total: number } }).meta.total]).toEqual([[2, 3], 2]);
+        expect(fired()).toBe(true);
+        expect(pageOf(page.body)).toEqual([[2, 3], 2]);
         expect(probe.transactions()).toBe(1);
     });
 
@@ -169,15 +158,14 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         const probe = observed(new PrismaBetterSQLite3({ url: s.databaseUrl }));
         client = await connected(probe.factory);
         const page = await list(client, { 'page[limit]': '2' });
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(pageOf(page.body)).toEqual([[1, 2], 3]);
         expect(probe.transactions()).toBe(1);
     });
 
     it('through a client extension the probe is found as well', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const page = await list(client.$extends({ name: 'noop' }), { 'page[limit]': '2' });
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+        expect(pageOf(page.body)).toEqual([[1, 2], 3]);
         expect(probe.transactions()).toBe(0);
     });
 
@@ -187,7 +175,7 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         const second = await connected(shared.factory);
         try {
             const page = await list(client, { 'page[limit]': '2' });
-            expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2], 3]);
+            expect(pageOf(page.body)).toEqual([[1, 2], 3]);
             expect(shared.transactions()).toBe(1);
             // once the second client disconnects, one connection is left and the probe answers again
             await second.$disconnect();
@@ -216,8 +204,7 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
     });
 
     it("inside the application's own transaction: read there at once, no probe and no transaction of its own", async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const page = await client.$transaction(
             async (tx: Client) => {
                 await tx.post.delete({ where: { id: 3 } });
@@ -226,15 +213,14 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
             },
             { timeout: 10_000 },
         );
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1], 2]);
+        expect(pageOf(page.body)).toEqual([[1], 2]);
         expect(probe.transactions()).toBe(1);
     });
 
     it('a page that is not full needs no count, and still reads between probes', async () => {
-        const probe = observed(withTransactionCleanup(new PrismaBetterSQLite3({ url: s.databaseUrl })));
-        client = await connected(probe.factory);
+        const probe = await wrapped();
         const page = await list(client, { 'page[limit]': '10' });
-        expect([ids(page.body), page.body.meta.total]).toEqual([[1, 2, 3], 3]);
+        expect(pageOf(page.body)).toEqual([[1, 2, 3], 3]);
         expect(probe.statements.filter(isCount)).toHaveLength(0);
         expect(probe.transactions()).toBe(0);
     });
