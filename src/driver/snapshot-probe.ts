@@ -6,9 +6,9 @@
  * counted as each INSERT, UPDATE or DELETE completes, whether or not its transaction later commits) and
  * `data_version` (which moves whenever another connection commits). Rows changed without being
  * counted (a foreign-key cascade, the rows REPLACE deletes) change only along with a counted row.
- * `schema_version` adds schema changes, which neither counts. Two probes that return the same values on the same connection bracket
- * a span in which nothing was committed anywhere, so every statement run between them read the same
- * data.
+ * `schema_version` adds schema changes, which neither counts. Two probes that return the same values
+ * on the same connection bracket a span in which nothing was committed anywhere, so every statement
+ * run between them read the same data.
  *
  * Only `withTransactionCleanup` offers the probe, on the factory it returns (`factory[SNAPSHOT_PROBE]`),
  * and only for `@prisma/adapter-better-sqlite3`, which runs every statement on one connection: a pool
