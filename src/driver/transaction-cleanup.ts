@@ -154,7 +154,8 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
             overrides[name] = (...args: unknown[]) => gate.statement(() => (method as (...a: unknown[]) => Promise<unknown>).apply(inner, args));
         }
     }
-    if (connected && runsOnOneConnection(inner.adapterName) && typeof overrides.queryRaw === 'function') {
+    // `connected` is given only for a factory whose adapters run on one connection
+    if (connected && typeof overrides.queryRaw === 'function') {
         connected.add(inner, overrides.queryRaw as Parameters<ConnectedAdapters['add']>[1]);
         overrides.dispose = async () => {
             connected.delete(inner);

@@ -1,4 +1,6 @@
 import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../driver/snapshot-probe';
+import { snapshotOptions } from './isolation';
+import { choosesClientPerModel } from './transactions';
 
 /**
  * Reads that must see one state of the database (a page and its total), without a transaction where
@@ -9,25 +11,28 @@ import { SNAPSHOT_PROBE, type SnapshotProbe } from '../../driver/snapshot-probe'
  * nothing was committed on the database while the read ran, so the read is what one transaction would
  * have returned, and the answer stands. When they differ, or when the set-up offers no probe (another
  * adapter or database, no wrapper, a factory shared by two clients), the read runs again, or for the
- * first time, in `inTransaction`. On a client of a transaction the application opened, it just reads.
+ * first time, in one transaction (repeatable read where the database has weaker defaults). On a client
+ * of a transaction the application opened, and on a client the application chooses per model (one
+ * transaction cannot span its clients, so each query runs on the one it picks, as 2.x does), it just reads.
  *
  * Why: SQLite has one connection here and the wrapper's gate holds every other statement while a
  * transaction is open, so a transaction per page makes all requests wait behind it, and Prisma's
  * interactive transactions cost more CPU than two probes. Reads between probes interleave with other
  * requests as plain reads do.
  */
-export async function readConsistently<T>(prisma: unknown, read: () => Promise<T>, inTransaction: () => Promise<T>): Promise<T> {
-    // a client of the application's own transaction: one snapshot already (and no `$transaction` of its own)
-    if (insideTransaction(prisma)) return read();
+export async function readConsistently<C, T>(prisma: C, read: (db: C) => Promise<T>): Promise<T> {
+    // a client of the application's own transaction is one snapshot already (and has no `$transaction`)
+    if (insideTransaction(prisma) || choosesClientPerModel(prisma)) return read(prisma);
     const probe = probeOf(prisma);
     if (probe) {
         const before = await probe().catch(() => undefined);
         if (before !== undefined) {
-            const result = await read();
+            const result = await read(prisma);
             if ((await probe().catch(() => undefined)) === before) return result;
         }
     }
-    return inTransaction();
+    const client = prisma as { $transaction(fn: (tx: C) => Promise<T>, options?: { isolationLevel: string }): Promise<T> };
+    return client.$transaction((tx) => read(tx), snapshotOptions(prisma));
 }
 
 /** Prisma marks the client of an interactive transaction with its id. */

@@ -3,9 +3,7 @@ import type { Response } from '../../../../types';
 import { JSONAPI_HEADERS, RestError } from '../../errors';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
-import { snapshotOptions } from '../../../common/isolation';
 import { readConsistently } from '../../../common/snapshot-read';
-import { choosesClientPerModel } from '../../../common/transactions';
 import type { PageQuery } from '../../query/types';
 
 /** Helpers shared by the read operations. */
@@ -24,10 +22,9 @@ export function notFound(model: RestModel, id: string | number | undefined): Res
 
 /**
  * Reads a page and the total under the same filter and policy, consistently. When the page is not
- * full the total follows from it (offset + rows), so the count query is skipped; otherwise both
- * run in one transaction, or on SQLite between two snapshot probes that prove nothing was committed
- * meanwhile (`readConsistently`). Without a page limit and offset, no transaction is needed at all, and none is
- * opened on a client the application chooses per model (one transaction cannot span its clients).
+ * full the total follows from it (offset + rows), so the count query is skipped; otherwise both are
+ * read as one snapshot (`readConsistently`: in one transaction, or on SQLite between two probes that
+ * prove nothing was committed meanwhile). Without a page limit and offset, one query is all it takes.
  */
 export async function readPage<T>(
     req: RestRequest,
@@ -46,11 +43,5 @@ export async function readPage<T>(
         const full = n >= page.limit || (n === 0 && page.offset > 0);
         return { result, total: full ? await count(db) : page.offset + n };
     };
-    // the application picks the client per model: each query on the one it picks, as 2.x does
-    if (choosesClientPerModel(req.prisma)) return read(req.prisma);
-    return readConsistently(
-        req.prisma,
-        () => read(req.prisma),
-        () => req.prisma.$transaction((tx) => read(tx), snapshotOptions(req.prisma)),
-    );
+    return readConsistently(req.prisma, read);
 }
