@@ -162,6 +162,25 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         expect(probe.transactions()).toBe(1);
     });
 
+    it('a probe that fails: the page is read in a transaction', async () => {
+        const inner = new PrismaBetterSQLite3({ url: s.databaseUrl });
+        // the adapter refuses the probe's statement (and only it)
+        const refusing = withOverrides(inner, {
+            connect: async () => {
+                const adapter = (await inner.connect()) as unknown as { queryRaw(q: { sql: string }): Promise<unknown> };
+                return withOverrides(adapter, {
+                    queryRaw: (q: { sql: string }) => (q.sql.includes('total_changes()') ? Promise.reject(new Error('refused')) : adapter.queryRaw(q)),
+                });
+            },
+        });
+        const probe = observed(withTransactionCleanup(refusing));
+        client = await connected(probe.factory);
+        const page = await list(client, { 'page[limit]': '2' });
+        expect(page.status).toBe(200);
+        expect(pageOf(page.body)).toEqual([[1, 2], 3]);
+        expect(probe.transactions()).toBe(1);
+    });
+
     it('through a client extension the probe is found as well', async () => {
         const probe = await wrapped();
         const page = await list(client.$extends({ name: 'noop' }), { 'page[limit]': '2' });
