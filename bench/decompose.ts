@@ -19,22 +19,15 @@ import path from 'node:path';
 import { DATA_DIR, OURS_DIST, num } from './config';
 import { RESULTS_FILE, writeBlock } from './documents';
 import { answering, recording, replayCalls, type Recorded } from './replay';
-import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
+import { parsedRequest } from './in-process';
+import { SCENARIOS, selectScenarios } from './scenarios';
 import { BENCH_USER_ID } from './seed';
-import { parseQuery, splitUrl, type ParsedRequest } from './server/http';
 import { median } from './report';
 import { mount, openDatabase, type Client, type Mounted } from './server/mount';
 import { buildOurs, prepareData } from './setup';
 
 const VARIANTS = ['floor', 'upstream', 'ours', 'ours: ORM calls', 'ours: handler'] as const;
 type Variant = (typeof VARIANTS)[number];
-
-function parsed(scenario: Scenario): { mount: keyof Mounted; req: ParsedRequest } {
-    const r = scenario.request(0);
-    const url = splitUrl(r.path);
-    if (!url) throw new Error(`${scenario.name}: not an /api/rest or /api/rpc path`);
-    return { mount: url.mount as keyof Mounted, req: { method: r.method, path: url.path, query: parseQuery(url.search), body: r.body, userId: BENCH_USER_ID } };
-}
 
 /** CPU time (user + system) per call in ms, over batches of about `ms` each; the median batch. */
 async function cpuPerCall(run: () => Promise<void>, ms: number): Promise<number> {
@@ -79,7 +72,7 @@ async function main(): Promise<void> {
     say('|---|--:|--:|--:|--:|--:|--:|--:|');
     try {
         for (const scenario of scenarios) {
-            const { mount: m, req } = parsed(scenario);
+            const { mount: m, req } = parsedRequest(scenario);
             const log: Recorded[] = [];
             const reply = await impls.ours[m](req, recording(client(), log));
             if (reply.status !== scenario.status) throw new Error(`${scenario.name}: ours answered ${reply.status}`);
