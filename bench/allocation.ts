@@ -10,18 +10,11 @@
  * SQLite's) is not counted. Settings: BENCH_SCENARIOS, ALLOC_SAMPLES (15 per implementation and scenario,
  * after 20 unmeasured requests each).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { DATA_DIR, OURS_DIST, num } from './config';
-import { RESULTS_FILE, writeBlock } from './documents';
-import { parsedRequest } from './in-process';
+import { num } from './config';
+import { openBench, parsedRequest, readScenarios, recordBlock, runScript, transcript } from './in-process';
 import { median } from './report';
-import { SCENARIOS, selectScenarios } from './scenarios';
-import { BENCH_USER_ID } from './seed';
-import { mount, openDatabase, type Client, type Mounted } from './server/mount';
-import { buildOurs, prepareData } from './setup';
 
 const IMPLS = ['ours', 'upstream', 'floor'] as const;
 
@@ -56,21 +49,9 @@ const kb = (chars: number) => (chars < 10_000 ? (chars / 1000).toFixed(1) : (cha
 
 async function main(): Promise<void> {
     const samples = Math.round(num('ALLOC_SAMPLES', 15));
-    const scenarios = selectScenarios(process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim())).filter((s) => !s.write);
-    const setup = await prepareData();
-    buildOurs();
-    const db = path.join(DATA_DIR, 'run', `allocation-${process.pid}.db`);
-    fs.mkdirSync(path.dirname(db), { recursive: true });
-    fs.copyFileSync(setup.seedDb, db);
-    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(setup.generatedDir, db);
-    const client = (): Client => enhance(prisma, { user: { id: BENCH_USER_ID } });
-    const impls = Object.fromEntries(IMPLS.map((i) => [i, mount(i, { modelMeta, zodSchemas }, OURS_DIST)])) as Record<string, Mounted>;
-
-    const lines: string[] = [];
-    const say = (text: string) => {
-        process.stdout.write(`${text}\n`);
-        lines.push(text);
-    };
+    const scenarios = readScenarios();
+    const { client, impls, close } = await openBench('allocation', IMPLS);
+    const { say, lines } = transcript();
     say(`JavaScript heap allocated per request in MiB (median of ${samples} requests; in one process, no HTTP; lower is better).\n`);
     say('| Scenario | ours | upstream | floor | upstream ÷ ours | answer KB ours / upstream / floor |');
     say('|---|--:|--:|--:|--:|--:|');
@@ -104,16 +85,9 @@ async function main(): Promise<void> {
             );
         }
     } finally {
-        await prisma.$disconnect();
-        for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+        await close();
     }
-    if (process.env.BENCH_WRITE === '1' && scenarios.length === SCENARIOS.filter((s) => !s.write).length) {
-        writeBlock(RESULTS_FILE, 'allocation', `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n\n${lines.join('\n')}`);
-        process.stdout.write(`wrote the allocation block of ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
-    }
+    recordBlock('allocation', scenarios, lines);
 }
 
-main().catch((err) => {
-    process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    process.exit(1);
-});
+runScript(main);

@@ -13,18 +13,11 @@
  * Settings: BENCH_SCENARIOS, DECOMPOSE_ROUNDS (7), DECOMPOSE_MS (500 per variant and round;
  * each variant first runs three unmeasured batches).
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { DATA_DIR, OURS_DIST, num } from './config';
-import { RESULTS_FILE, writeBlock } from './documents';
+import { num } from './config';
 import { answering, recording, replayCalls, type Recorded } from './replay';
-import { parsedRequest } from './in-process';
-import { SCENARIOS, selectScenarios } from './scenarios';
-import { BENCH_USER_ID } from './seed';
+import { openBench, parsedRequest, readScenarios, recordBlock, runScript, transcript } from './in-process';
 import { median } from './report';
-import { mount, openDatabase, type Client, type Mounted } from './server/mount';
-import { buildOurs, prepareData } from './setup';
 
 const VARIANTS = ['floor', 'upstream', 'ours', 'ours: ORM calls', 'ours: handler'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -47,23 +40,9 @@ const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
 async function main(): Promise<void> {
     const rounds = Math.round(num('DECOMPOSE_ROUNDS', 7));
     const batchMs = num('DECOMPOSE_MS', 500);
-    const scenarios = selectScenarios(process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim())).filter((s) => !s.write);
-    const setup = await prepareData();
-    buildOurs();
-
-    // reads only, but on a copy all the same
-    const db = path.join(DATA_DIR, 'run', `decompose-${process.pid}.db`);
-    fs.mkdirSync(path.dirname(db), { recursive: true });
-    fs.copyFileSync(setup.seedDb, db);
-    const { prisma, enhance, modelMeta, zodSchemas } = await openDatabase(setup.generatedDir, db);
-    const client = (): Client => enhance(prisma, { user: { id: BENCH_USER_ID } });
-    const impls = Object.fromEntries(['floor', 'upstream', 'ours'].map((i) => [i, mount(i, { modelMeta, zodSchemas }, OURS_DIST)])) as Record<string, Mounted>;
-
-    const lines: string[] = [];
-    const say = (text: string) => {
-        process.stdout.write(`${text}\n`);
-        lines.push(text);
-    };
+    const scenarios = readScenarios();
+    const { client, impls, close } = await openBench('decompose', ['floor', 'upstream', 'ours']);
+    const { say, lines } = transcript();
     say(
         `In-process CPU time per request in ms (median of ${rounds} batches of ${batchMs} ms per variant; ${os.cpus()[0]?.model?.trim()}, ` +
             `Node ${process.version}; no HTTP, so absolute numbers are below the servers').\n`,
@@ -100,21 +79,14 @@ async function main(): Promise<void> {
             );
         }
     } finally {
-        await prisma.$disconnect();
-        for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+        await close();
     }
     say(
         '\n"best ours/floor" = floor ÷ (ours: ORM calls + ours: handler): what ours would reach if the two shares cost no ' +
             'more together than apart. The floor includes JSON.stringify of its answer; "ORM calls − floor" is therefore ' +
             'slightly below the difference in ORM work alone.',
     );
-    if (process.env.BENCH_WRITE === '1' && scenarios.length === SCENARIOS.filter((s) => !s.write).length) {
-        writeBlock(RESULTS_FILE, 'decompose', `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.\n\n${lines.join('\n')}`);
-        process.stdout.write(`wrote the decompose block of ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
-    }
+    recordBlock('decompose', scenarios, lines);
 }
 
-main().catch((err) => {
-    process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
-    process.exit(1);
-});
+runScript(main);
