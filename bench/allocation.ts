@@ -2,7 +2,7 @@
  * `npm run bench:alloc`: JavaScript heap allocated per request, by implementation, for each read
  * scenario, measured in one process without HTTP (the answer passed through JSON.stringify, as a server
  * would). Unlike peak RSS, which moves with the garbage collector's timing and the request rate, the
- * bytes a request allocates repeat from run to run and from machine to machine.
+ * bytes a request allocates repeat from run to run and do not depend on what else the machine is doing.
  *
  * Each sample is one request on a fresh enhanced client, between a full collection and the end of the
  * request; collections during the request are accounted for with v8.GCProfiler (what each collection

@@ -5,7 +5,7 @@ import { RESULTS_FILE, writeBlock } from './documents';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { BENCH_USER_ID } from './seed';
 import { parseQuery, splitUrl, type ParsedRequest } from './server/http';
-import { mount, openDatabase, type Client, type Database, type Mounted } from './server/mount';
+import { mount, openDatabase, type Client, type Mounted } from './server/mount';
 import { buildOurs, prepareData } from './setup';
 
 /**
@@ -20,7 +20,6 @@ export function readScenarios(): Scenario[] {
 }
 
 export interface Bench {
-    db: Database;
     /** A fresh enhanced client, signed in as the bench user (one per request, as the servers do). */
     client: () => Client;
     impls: Record<string, Mounted>;
@@ -37,7 +36,6 @@ export async function openBench(tag: string, impls: readonly string[]): Promise<
     fs.copyFileSync(setup.seedDb, file);
     const db = await openDatabase(setup.generatedDir, file);
     return {
-        db,
         client: () => db.enhance(db.prisma, { user: { id: BENCH_USER_ID } }),
         impls: Object.fromEntries(impls.map((i) => [i, mount(i, db, OURS_DIST)])),
         close: async () => {

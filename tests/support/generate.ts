@@ -31,8 +31,8 @@ export function stripConfigBlocks(zmodel: string): string {
 
 /**
  * The config blocks of a test schema. `format = false` skips the `npx prisma format` ZenStack runs on the
- * Prisma schema it writes: one Prisma CLI start less per schema (about 3 of 11 s on 2 cores, most of a clean
- * test run's 47 schemas); the schema is read only by the tools, never by people.
+ * Prisma schema it writes: one Prisma CLI start less per schema (about 3 of the 11 s a schema took on 2 cores;
+ * a clean test run generates 47). The schema is read only by the tools, never by people.
  */
 function header(dir: string, provider: Provider, previewFeatures: readonly string[]): string {
     const url = provider === 'sqlite' ? 'file:./unused.db' : 'postgresql://postgres@127.0.0.1:5432/unused';
