@@ -107,11 +107,13 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         expect(probe.statements.filter(isCount)).toHaveLength(1);
     });
 
-    it('a delete committed on the same connection between the page and the count: read again in a transaction', async () => {
+    // a relationship page (GET /user/1/posts) takes the same path as the collection
+    it.each(['/post', '/user/1/posts'])('%s: a delete committed on the same connection between the page and the count: read again in a transaction', async (path) => {
         const probe = await wrapped();
         const raw = client;
         const fired = beforeTheCount(probe, () => raw.post.delete({ where: { id: 1 } }));
-        const page = await list(client, { 'page[limit]': '2' });
+        const page = await get(client, path, { 'page[limit]': '2' });
+        expect(page.status).toBe(200);
         expect(fired()).toBe(true);
         // the state after the delete; the page read before it with the total after it would be [1, 2] and 2
         expect(pageOf(page.body)).toEqual([[2, 3], 2]);
@@ -140,17 +142,6 @@ describe('SQLite: a page and its total without a transaction, proved by snapshot
         const page = await list(client, { 'page[limit]': '2' });
         expect(fired()).toBe(true);
         expect(pageOf(page.body)).toEqual([[1, 2], 3]);
-        expect(probe.transactions()).toBe(1);
-    });
-
-    it('a relationship page (GET /user/1/posts) takes the same path', async () => {
-        const probe = await wrapped();
-        const raw = client;
-        const fired = beforeTheCount(probe, () => raw.post.delete({ where: { id: 1 } }));
-        const page = await get(client, '/user/1/posts', { 'page[limit]': '2' });
-        expect(page.status).toBe(200);
-        expect(fired()).toBe(true);
-        expect(pageOf(page.body)).toEqual([[2, 3], 2]);
         expect(probe.transactions()).toBe(1);
     });
 
