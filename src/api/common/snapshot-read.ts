@@ -25,10 +25,12 @@ export async function readConsistently<C, T>(prisma: C, read: (db: C) => Promise
     if (insideTransaction(prisma) || choosesClientPerModel(prisma)) return read(prisma);
     const probe = probeOf(prisma);
     if (probe) {
-        const before = await probe().catch(() => undefined);
+        // a probe that fails cannot tell, like one that answers undefined
+        const ask = () => probe().catch(() => undefined);
+        const before = await ask();
         if (before !== undefined) {
             const result = await read(prisma);
-            if ((await probe().catch(() => undefined)) === before) return result;
+            if ((await ask()) === before) return result;
         }
     }
     const client = prisma as { $transaction(fn: (tx: C) => Promise<T>, options?: { isolationLevel: string }): Promise<T> };
