@@ -3,6 +3,7 @@ import { withTransactionCleanup } from '../../src';
 import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { withOverrides } from '../../src/driver/overrides';
+import { SNAPSHOT_PROBE } from '../../src/driver/snapshot-probe';
 import type { Response } from '../../src/types';
 import { loadSchema, type TestSchema } from '../support/schema';
 
@@ -17,7 +18,11 @@ import { loadSchema, type TestSchema } from '../support/schema';
 
 type Client = ReturnType<TestSchema['createClient']>;
 
-/** A factory whose adapter reports each call that reaches it (startTransaction or a statement). */
+/**
+ * A factory whose adapter reports each call that reaches it (startTransaction or a statement), and
+ * whose snapshot probe reports each call too: a REST list's first statement is the probe, which runs
+ * on the wrapped adapter's gated `queryRaw`, not through the adapter this factory hands out.
+ */
 function observed<F extends object>(factory: F): { factory: F; nextCall: () => Promise<void> } {
     let waiting: (() => void)[] = [];
     const reporting = (adapter: Record<string, (...a: unknown[]) => unknown>, name: string) => (...args: unknown[]) => {
@@ -31,11 +36,18 @@ function observed<F extends object>(factory: F): { factory: F; nextCall: () => P
         const names = ['queryRaw', 'executeRaw', 'startTransaction'];
         return withOverrides(adapter, Object.fromEntries(names.map((name) => [name, reporting(adapter, name)])));
     };
-    return { factory: withOverrides(factory, { connect }), nextCall: () => new Promise<void>((resolve) => waiting.push(resolve)) };
+    const probe = (factory as Record<symbol, (...a: unknown[]) => unknown>)[SNAPSHOT_PROBE];
+    expect(typeof probe).toBe('function');
+    const overrides = { connect, [SNAPSHOT_PROBE]: reporting({ probe }, 'probe') };
+    return { factory: withOverrides(factory, overrides), nextCall: () => new Promise<void>((resolve) => waiting.push(resolve)) };
 }
 
-/** Opens a transaction on `client` that inserts a user and stays open until `rollBack()`. */
-async function openTransaction(client: Client): Promise<{ rollBack: () => Promise<void> }> {
+/**
+ * Opens a transaction on `client` that inserts a user and stays open until `rollBack()` (or until Prisma's
+ * timeout expires it: `stillOpen()` tells, by reading through it).
+ */
+async function openTransaction(client: Client): Promise<{ rollBack: () => Promise<void>; stillOpen: () => Promise<boolean> }> {
+    let txClient!: Client;
     let opened!: () => void;
     let abort!: () => void;
     const isOpen = new Promise<void>((resolve) => (opened = resolve));
@@ -44,6 +56,7 @@ async function openTransaction(client: Client): Promise<{ rollBack: () => Promis
         .$transaction(
             async (tx: Client) => {
                 await tx.user.create({ data: { email: 'uncommitted@shared.test' } });
+                txClient = tx;
                 opened();
                 await aborted;
                 throw new Error('rolled back on purpose');
@@ -57,6 +70,7 @@ async function openTransaction(client: Client): Promise<{ rollBack: () => Promis
             abort();
             await done;
         },
+        stillOpen: () => txClient.user.count().then(() => true, () => false),
     };
 }
 
@@ -126,6 +140,7 @@ describe('SQLite (better-sqlite3): requests while another transaction is open', 
         const deleted = (await sent(() => api.rpc('DELETE', '/comment/deleteMany', { where: { postId: 1 } }, 1))).answer;
         // all three reached the database while the transaction is open: none can have run
         expect(answered).toBe(0);
+        expect(await tx.stillOpen()).toBe(true);
 
         await tx.rollBack();
         const found = await users;
