@@ -112,10 +112,22 @@ function run(args: string[]): string {
     });
 }
 
+/** The tools whose output is cached: upgrading one of them (`npm install` keeps `.zenstack-test`) regenerates. */
+const TOOLS = ['zenstack', '@zenstackhq/runtime', 'prisma', '@prisma/client'];
+let toolVersions: string | undefined;
+
+function installedToolVersions(): string {
+    toolVersions ??= TOOLS.map((name) => {
+        const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+        return `${name}@${manifest.version}`;
+    }).join(',');
+    return toolVersions;
+}
+
 export function schemaHash(zmodel: string, provider: Provider, previewFeatures: readonly string[] = []): string {
-    // extra preview features are hashed only when present, so existing caches stay valid
     const extra = previewFeatures.length > 0 ? `preview:${[...previewFeatures].sort().join(',')}\n` : '';
-    return createHash('sha256').update(`${GENERATOR_VERSION}\n${provider}\n${extra}${stripConfigBlocks(zmodel)}`).digest('hex').slice(0, 16);
+    const key = `${GENERATOR_VERSION}\n${installedToolVersions()}\n${provider}\n${extra}${stripConfigBlocks(zmodel)}`;
+    return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 /**
