@@ -5,7 +5,9 @@ import { transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
+import { hoistConjunctions } from '../common/filter-guard';
 import { guardProtectedFields } from './field-guard';
+import { SINGLE_RECORD_WRITES } from './write-filters';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
@@ -67,16 +69,27 @@ export function prepareCall(
     }
     checkSelectShape(args, op.name);
     checkArgStructure(registry, model, op.name, args);
-    guardProtectedFields(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
-    const prepared = applyJsonNulls(limited, jsonNulls, prisma);
+    // after the Json nulls, which are placed by path
+    const prepared = hoistWhere(op.name, applyJsonNulls(limited, jsonNulls, prisma));
+    guardProtectedFields(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
     // each reads the current members (or the records to check), then writes what follows from them
     const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
     const guarded = readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
     return { registry, model, op, args: prepared, guarded, readThenWrite };
+}
+
+/**
+ * A filter's `AND` members moved to its top level (`common/filter-guard.ts`), where ZenStack guards them. Not
+ * for the `where` of a single-record write, which ZenStack guards nowhere.
+ */
+function hoistWhere(opName: string, args: Args): Args {
+    if (SINGLE_RECORD_WRITES.has(opName) || !isObject(args.where)) return args;
+    const where = hoistConjunctions(args.where);
+    return where === args.where ? args : { ...args, where };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;

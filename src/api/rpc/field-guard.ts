@@ -1,17 +1,17 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, ScalarField } from '../common/model-registry';
-import { checkWhere, each, LOGICAL, reject, target, type Walk } from './filter-walk';
+import { checkWhere, each, LOGICAL, reject, target, type Walk } from '../common/filter-guard';
 import type { Args } from './input';
-import { guardWriteFilters } from './write-filters';
+import { guardWriteFilters, SINGLE_RECORD_WRITES } from './write-filters';
 
 /**
- * Keeps RPC arguments from revealing fields the user may not read. ZenStack guards filters on fields
- * with field-level read rules, but not ordering, cursors, `distinct`, aggregates or grouping by them,
- * nor filters on `@omit` fields: each of those would disclose values (an order, a sum, a group key, a
- * yes/no answer) of rows whose field the user cannot read. Such arguments are rejected with a 400. The
- * filters of single-record and nested writes, which ZenStack does not guard at all, are checked by
- * `write-filters.ts`.
+ * Keeps RPC arguments from revealing fields the user may not read. ZenStack guards some filters on fields
+ * with field-level read rules and through relations (`common/filter-guard.ts` says which), but not ordering,
+ * cursors, `distinct`, aggregates or grouping by them, nor filters on `@omit` fields: each of those would
+ * disclose values (an order, a sum, a group key, a yes/no answer) of rows whose field the user cannot read.
+ * Such arguments are rejected with a 400. The filters of single-record and nested writes, which ZenStack does
+ * not guard at all, are checked by `write-filters.ts`.
  */
 
 const AGGREGATES = ['_sum', '_avg', '_min', '_max', '_count'];
@@ -103,8 +103,8 @@ function checkNested(w: Walk, shape: unknown): void {
     }
 }
 
-function checkReadArgs(w: Walk, args: Record<string, unknown>): void {
-    checkWhere(w, args.where);
+function checkReadArgs(w: Walk, args: Record<string, unknown>, where = true): void {
+    if (where) checkWhere(w, args.where);
     checkOrderBy(w, args.orderBy);
     checkFieldSet(w, args.cursor, 'a cursor');
     each(args.distinct, (d) => typeof d === 'string' && checkScalar(w, d, 'distinct'));
@@ -122,8 +122,8 @@ function checkHaving(w: Walk, having: unknown): void {
 }
 
 /**
- * Whether any field of the schema is read-protected or omitted, or a to-many relation leads to rows not
- * everyone reads (cached per registry): without one, no argument can be refused.
+ * Whether any field of the schema is read-protected or omitted, or a relation leads to rows not everyone
+ * reads (cached per registry): without one, no argument can be refused.
  */
 const guardedRegistries = new WeakMap<ModelRegistry, boolean>();
 
@@ -134,8 +134,9 @@ function anythingToGuard(registry: ModelRegistry): boolean {
         for (const model of registry.models.values()) {
             for (const field of model.fields.values()) {
                 if (field.readProtected || ('omitted' in field && field.omitted)) found = true;
-                // a to-many relation to rows not everyone reads: ordering by its count is refused
-                if ('targetKey' in field && field.isArray && !registry.models.get(field.targetKey)?.readableByAll) found = true;
+                // a relation to rows not everyone reads: filtering through it under AND/OR/NOT or in a write's
+                // filter is refused, and so is ordering by its count (to-many)
+                if ('targetKey' in field && !registry.models.get(field.targetKey)?.readableByAll) found = true;
             }
         }
         guardedRegistries.set(registry, found);
@@ -147,7 +148,8 @@ function anythingToGuard(registry: ModelRegistry): boolean {
 export function guardProtectedFields(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
     if (!anythingToGuard(registry)) return;
     const w: Walk = { registry, model };
-    checkReadArgs(w, args);
+    // a single-record write's `where` is a write's filter (write-filters.ts), which ZenStack does not guard at all
+    checkReadArgs(w, args, !SINGLE_RECORD_WRITES.has(opName));
     for (const agg of AGGREGATES) {
         checkFieldSet(w, args[agg], 'aggregation');
     }

@@ -1,6 +1,6 @@
 import { hasOwn, isObject } from '../common/guards';
 import type { ModelDef } from '../common/model-registry';
-import { checkWhere, each, reject, target, type Walk } from './filter-walk';
+import { checkWhere, each, reject, target, type Walk } from '../common/filter-guard';
 import type { Args } from './input';
 
 /**
@@ -13,7 +13,8 @@ import type { Args } from './input';
  * identifier, which a create's unique conflict reveals anyway, not an extra condition.
  */
 
-const SINGLE_RECORD_WRITES = new Set(['update', 'upsert', 'delete']);
+/** Their `where` is checked here, as a write's filter, and not as a read's. */
+export const SINGLE_RECORD_WRITES = new Set(['update', 'upsert', 'delete']);
 
 export function guardWriteFilters(w: Walk, opName: string, args: Args): void {
     if (SINGLE_RECORD_WRITES.has(opName)) checkUniqueWhere(w, args.where);

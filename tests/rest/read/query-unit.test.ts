@@ -1,3 +1,4 @@
+import { getModelRegistry } from '../../../src/api/common/model-registry';
 import { RestError } from '../../../src/api/rest/errors';
 import { paginationLinks } from '../../../src/api/rest/document/links';
 import { buildFilter, type FilterContext } from '../../../src/api/rest/query/filter';
@@ -19,7 +20,7 @@ const user = schema.byTypeName.get('user')!;
 const ALL: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
 
 function ctx(provider = 'sqlite'): FilterContext {
-    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined), anyNull: () => 'AnyNull' };
+    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined), anyNull: () => 'AnyNull', registry: getModelRegistry(schema.modelMeta) };
 }
 
 function where(query: Record<string, string | string[]>, model = post, provider = 'sqlite') {
@@ -69,7 +70,9 @@ describe('query parameters → Prisma arguments', () => {
         [{ 'filter[author$isNull]': 'true' }, { author: { is: null } }],
         [{ 'filter[comments$isEmpty]': 'false' }, { comments: { some: {} } }],
         [{ 'filter[title$icontains]': 'A' }, { title: { contains: 'A' } }],
-        [{ 'filter[title]': 'a', 'filter[viewCount$gt]': '3' }, { AND: [{ title: { equals: 'a' } }, { viewCount: { gt: 3 } }] }],
+        // filters on different fields are ANDed at the top, where the access policy guards each of them
+        [{ 'filter[title]': 'a', 'filter[viewCount$gt]': '3' }, { title: { equals: 'a' }, viewCount: { gt: 3 } }],
+        [{ 'filter[title$startsWith]': 'a', 'filter[title$endsWith]': 'b' }, { title: { startsWith: 'a' }, AND: [{ title: { endsWith: 'b' } }] }],
     ])('%j → %j', (query, expected) => {
         expect(where(query)).toEqual(expected);
     });

@@ -1,4 +1,6 @@
-import { isRelation, type ScalarField } from '../../common/model-registry';
+import { BadRequestError } from '../../common/errors';
+import { checkWhere, hoistConjunctions } from '../../common/filter-guard';
+import { isRelation, type ModelRegistry, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
 import { whereById } from '../ids';
 import type { RestModel, RestRelationship } from '../schema';
@@ -26,6 +28,7 @@ export interface FilterContext {
     enumValues: EnumLookup;
     /** Prisma's `AnyNull` of the request's client (what `filter[json]=null` compares with). */
     anyNull: () => unknown;
+    registry: ModelRegistry;
 }
 
 /** Most comma-separated values in one parameter. */
@@ -215,5 +218,22 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
         }
     }
     const parts = filters.map((f) => fragment(model, f, 0, ctx));
-    return parts.length === 1 ? parts[0] : { AND: parts };
+    const where = parts.length === 1 ? parts[0] : hoistConjunctions({ AND: parts });
+    guardFilter(model, where, ctx);
+    return where;
+}
+
+/**
+ * The access policy guards a condition at the top of the filter and along relationship paths, not under
+ * the AND, OR and NOT that combine filters (`common/filter-guard.ts`): the parameters are ANDed at the top
+ * where their fields differ, and what is left under a combination (two filters on one field, several
+ * values of an operator on a field with a read rule, a relationship to records with read rules) is a 400.
+ */
+function guardFilter(model: RestModel, where: Where, ctx: FilterContext): void {
+    try {
+        checkWhere({ registry: ctx.registry, model: model.def }, where);
+    } catch (err) {
+        if (!(err instanceof BadRequestError)) throw err;
+        throw new RestError('invalid-filter', `${err.message} (combine fewer filters on it, or give one value)`, { source: { parameter: 'filter' } });
+    }
 }

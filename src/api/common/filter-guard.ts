@@ -1,0 +1,116 @@
+import { BadRequestError } from './errors';
+import { hasOwn, isObject } from './guards';
+import type { ModelDef, ModelRegistry, RelationField, ScalarField } from './model-registry';
+
+/**
+ * Which filters the access policy guards, and the check that refuses the ones it does not (both handlers).
+ *
+ * ZenStack (2.x) guards a filter where it names a field as a key of a read's `where`, of the `where` of
+ * `updateMany`/`deleteMany`, or of a relation filter (`some`, `every`, `none`, `is`, `isNot`, or a to-one
+ * relation's own conditions) reached from there:
+ * - a condition on a field with a field-level read rule matches only rows where the user may read the field;
+ * - a relation filter sees only the related rows the user may read.
+ *
+ * It guards nothing under `AND`, `OR` or `NOT`, and nothing in the `where` of a single-record or nested write.
+ * There, a condition on a protected field or through a relation to rows with read rules would answer
+ * differently for a right and a wrong guess of a value the user may not read (a count, a match, a write that
+ * finds its record or not). Those filters are refused with a 400. A filter on an `@omit` field is refused
+ * everywhere, because ZenStack guards it nowhere.
+ */
+
+export const LOGICAL = new Set(['AND', 'OR', 'NOT']);
+const RELATION_FILTERS = new Set(['is', 'isNot', 'some', 'every', 'none']);
+
+export type Walk = { registry: ModelRegistry; model: ModelDef };
+
+/**
+ * Where a filter is checked. `read`: the `where` of a read, of a nested read or relation count, or of
+ * `updateMany`/`deleteMany`, which ZenStack guards until the first AND/OR/NOT. `write`: the filter of a
+ * single-record or nested write, which it does not guard at all.
+ */
+export type FilterMode = 'read' | 'write';
+
+export function reject(model: ModelDef, field: string, use: string): never {
+    throw new BadRequestError(`field "${field}" of ${model.name} cannot be used for ${use}: reading it is restricted by the access policy`);
+}
+
+export function target(w: Walk, rel: RelationField): Walk | undefined {
+    const model = w.registry.models.get(rel.targetKey);
+    return model ? { registry: w.registry, model } : undefined;
+}
+
+export function each(v: unknown, fn: (item: unknown) => void): void {
+    if (Array.isArray(v)) v.forEach(fn);
+    else fn(v);
+}
+
+/** What an unguarded filter is used for, in messages. */
+const UNGUARDED_USE: Record<FilterMode, string> = { read: 'filtering under AND, OR or NOT', write: 'filtering a write' };
+
+function unguardedRelation(w: Walk, rel: RelationField, next: Walk | undefined, mode: FilterMode): void {
+    if (rel.readProtected) reject(w.model, rel.name, UNGUARDED_USE[mode]);
+    if (next && !next.model.readableByAll) {
+        const where = mode === 'read' ? 'under AND, OR or NOT' : 'in the filter of a write';
+        throw new BadRequestError(
+            `filtering through "${rel.name}" of ${w.model.name} ${where} is not supported: the read rules of ${next.model.name} are not applied there` +
+                (mode === 'read' ? '; put the relation filter outside the AND, OR or NOT' : ''),
+        );
+    }
+}
+
+/**
+ * Refuses the filters the access policy does not guard (see above), at any depth of AND/OR/NOT and relation
+ * filters. `skip`: keys of `where` not to check (a unique field that names the record of a write).
+ */
+export function checkWhere(w: Walk, where: unknown, mode: FilterMode = 'read', skip?: ReadonlySet<string>): void {
+    walk(w, where, mode, mode === 'read', skip);
+}
+
+function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?: ReadonlySet<string>): void {
+    if (!isObject(where)) return;
+    for (const [key, value] of Object.entries(where)) {
+        if (skip?.has(key)) continue;
+        if (LOGICAL.has(key)) {
+            each(value, (item) => walk(w, item, mode, false));
+            continue;
+        }
+        const field = w.model.fields.get(key);
+        if (!field) continue;
+        if ('targetKey' in field) {
+            const next = target(w, field);
+            if (!guarded) unguardedRelation(w, field, next, mode);
+            if (!next || !isObject(value)) continue;
+            const filterKeys = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
+            if (filterKeys.length > 0) filterKeys.forEach((k) => walk(next, value[k], mode, guarded));
+            else walk(next, value, mode, guarded);
+        } else if ((field as ScalarField).omitted) {
+            reject(w.model, key, 'filtering');
+        } else if (!guarded && field.readProtected) {
+            reject(w.model, key, UNGUARDED_USE[mode]);
+        }
+    }
+}
+
+/**
+ * `{ AND: [a, b], c }` → `{ ...a, ...b, c }` while no key repeats (and so on for an `AND` inside a member):
+ * the same filter, with the members' conditions moved to where ZenStack guards them. Members whose keys
+ * would collide, and anything that is not an object, stay under `AND`. Returns `where` itself when it has
+ * no `AND`.
+ */
+export function hoistConjunctions(where: Record<string, unknown>): Record<string, unknown> {
+    if (!hasOwn(where, 'AND')) return where;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(where)) if (key !== 'AND') out[key] = value;
+    const kept: unknown[] = [];
+    each(where.AND, (item) => {
+        if (!isObject(item)) {
+            kept.push(item);
+            return;
+        }
+        const flat = hoistConjunctions(item);
+        if (Object.keys(flat).some((key) => key === 'AND' || hasOwn(out, key))) kept.push(flat);
+        else Object.assign(out, flat);
+    });
+    if (kept.length > 0) out.AND = kept;
+    return out;
+}
