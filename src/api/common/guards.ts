@@ -24,6 +24,23 @@ export function nestingDepth(value: unknown, limit: number): number {
     return 1 + deepest;
 }
 
+/**
+ * The keys leading to the first `__proto__` key in a parsed JSON value, or undefined. Such a key is an own
+ * property after `JSON.parse`, but turns into a prototype change wherever a layer copies the value by
+ * assignment (ZenStack's policy layer clones arguments that way: a Json value sent with one was stored
+ * without it, its members merged into the object). Call on values whose depth is already bounded.
+ */
+export function protoKeyPath(value: unknown, keys: string[] = []): string[] | undefined {
+    if (value === null || typeof value !== 'object') return undefined;
+    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    for (const [key, item] of entries) {
+        if (key === '__proto__' && !Array.isArray(value)) return [...keys, key];
+        const found = protoKeyPath(item, [...keys, key]);
+        if (found) return found;
+    }
+    return undefined;
+}
+
 export const INT32_MAX = 2147483647;
 
 /** A value Prisma's `Int` (32-bit signed on every provider) can hold. */

@@ -306,6 +306,9 @@ describe('REST filters on Json fields: equality with a JSON value, as 2.x has it
         [{ 'filter[json]': '{bad' }, 'invalid-value', /not valid JSON/],
         [{ 'filter[json]': '1,2' }, 'invalid-value', /not valid JSON/],
         [{ 'filter[json]': `${'['.repeat(40)}${']'.repeat(40)}` }, 'invalid-value', /nests deeper than 32/],
+        // ZenStack's copy of the filter would turn the key into a prototype and match {"a":1}
+        [{ 'filter[json]': '{"__proto__":{"a":1}}' }, 'invalid-value', /must not contain a "__proto__" key/],
+        [{ 'filter[json]': '[{"x":{"__proto__":{}}}]' }, 'invalid-value', /must not contain a "__proto__" key/],
         [{ 'filter[json$contains]': 'a' }, 'invalid-filter', /equality only/],
         [{ 'filter[json$isNull]': 'true' }, 'invalid-filter', /equality only/],
     ])('%j → 400 %s', async (query, code, detail) => {

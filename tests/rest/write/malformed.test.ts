@@ -42,6 +42,10 @@ const CASES: Case[] = [
     ['attribute sent as relationship', 'POST', () => '/post', post({ relationships: { title: { data: 't' } } }), 400, 'invalid-payload', '/data/relationships/title'],
     ['unknown relationship', 'POST', () => '/post', post({ relationships: { editor: { data: null } } }), 400, 'invalid-payload', '/data/relationships/editor'],
     ['relationship without data', 'POST', () => '/post', post({ relationships: { author: { links: {} } } }), 400, 'invalid-payload', '/data/relationships/author'],
+    // a "__proto__" key (own property after JSON.parse) would become a prototype in the ORM's copy of the value
+    ['"__proto__" in a Json value', 'POST', () => '/allTypes', JSON.parse('{"data":{"type":"allTypes","id":"pp1","attributes":{"json":{"b":2,"__proto__":{"isAdmin":true}}}}}'), 400, 'invalid-payload', '/data/attributes/json/__proto__'],
+    ['"__proto__" deep in a Json list', 'PATCH', () => `/post/${ids.draft}`, JSON.parse('{"data":{"type":"post","attributes":{"title":"t"}},"meta":{"x":[{"__proto__":1}]}}'), 400, 'invalid-payload', '/meta/x/0/__proto__'],
+    ['"__proto__" as an attribute name', 'POST', () => '/post', JSON.parse('{"data":{"type":"post","attributes":{"title":"t","__proto__":{"x":1}}}}'), 400, 'invalid-payload', '/data/attributes/__proto__'],
     // wrong JSON types
     ['string for an Int', 'PATCH', () => `/post/${ids.draft}`, post({ attributes: { viewCount: '3' } }), 400, 'invalid-payload', '/data/attributes/viewCount'],
     ['object for a String', 'PATCH', () => `/post/${ids.draft}`, post({ attributes: { title: { en: 't' } } }), 400, 'invalid-payload', '/data/attributes/title'],

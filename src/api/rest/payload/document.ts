@@ -1,5 +1,5 @@
 import { CodecError, deserializeValue, getPath, splitPath } from '../../common/codec';
-import { nestingDepth } from '../../common/guards';
+import { nestingDepth, protoKeyPath } from '../../common/guards';
 import { whereById } from '../ids';
 import { namesType, type RestModel } from '../schema';
 import type { JsonNullLookup } from './values';
@@ -48,6 +48,10 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
     // overflows its stack (levels are counted below the document itself)
     if (nestingDepth(body, MAX_DEPTH + 2) - 1 > MAX_DEPTH) {
         throw payloadError('', `the request document is nested too deeply (more than ${MAX_DEPTH} levels)`);
+    }
+    const proto = protoKeyPath(body);
+    if (proto) {
+        throw payloadError(pointerFromKeys(proto), 'a "__proto__" key is not accepted anywhere in the request document');
     }
     if (!hasOwn(body, 'data')) {
         throw payloadError('/data', 'the request document needs a "data" member');

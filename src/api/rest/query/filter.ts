@@ -1,4 +1,5 @@
 import { BadRequestError } from '../../common/errors';
+import { protoKeyPath } from '../../common/guards';
 import { checkWhere, hoistConjunctions } from '../../common/filter-guard';
 import { isRelation, type ModelRegistry, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -97,6 +98,10 @@ function jsonCondition(field: ScalarField, param: FilterParam, ctx: FilterContex
     }
     if (jsonDepth(value) > MAX_JSON_DEPTH) {
         throw new RestError('invalid-value', `the JSON value of "${field.name}" nests deeper than ${MAX_JSON_DEPTH} levels`, { source: { parameter: param.parameter } });
+    }
+    if (protoKeyPath(value)) {
+        // ZenStack's copy of the filter would turn it into a prototype, and compare with another value
+        throw new RestError('invalid-value', `the JSON value of "${field.name}" must not contain a "__proto__" key`, { source: { parameter: param.parameter } });
     }
     return { [field.name]: { equals: value === null ? ctx.anyNull() : value } };
 }
