@@ -150,6 +150,14 @@ describe('create on the blog', () => {
             data: { type: 'comment', attributes: { content: 'c' }, relationships: { post: { data: { type: 'post', id: ids.u2draft } } } },
         });
         expect([hidden.status, firstError(hidden).source?.pointer]).toEqual([404, '/data/relationships/post/data']);
+        // the same link given as the foreign-key attribute: the same answers, pointing at the attribute (a 403 for
+        // the hidden post, against a 404 for a missing one, would tell that it exists)
+        const byKey = async (postId: number) =>
+            api.call({ id: ids.u1 }, 'POST', '/comment', { data: { type: 'comment', attributes: { content: 'c', postId } } });
+        for (const res of [await byKey(424242), await byKey(ids.u2draft)]) {
+            expect([res.status, firstError(res).code, firstError(res).source?.pointer]).toEqual([404, 'not-found', '/data/attributes/postId']);
+        }
+        expect(firstError(await byKey(ids.u2draft)).detail).toBe(firstError(await byKey(424242)).detail?.replace('424242', String(ids.u2draft)));
         expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
         const ok = await api.call({ id: ids.u2 }, 'POST', '/comment', {
             data: { type: 'comment', attributes: { content: 'c' }, relationships: { post: { data: { type: 'post', id: ids.pub } } } },

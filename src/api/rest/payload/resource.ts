@@ -163,6 +163,12 @@ function reconcileForeignKeys(given: GivenRelationship[], values: Record<string,
     return fks;
 }
 
+/** Whether a foreign key mapping (referenced field → foreign key) references exactly the target's resource id fields. */
+function namesResourceId(target: RestModel, mapping: Record<string, string>): boolean {
+    const refs = Object.keys(mapping);
+    return refs.length === target.idFields.length && target.idFields.every((f) => refs.includes(f.name));
+}
+
 /**
  * Translates a JSON:API create or update document into Prisma `data`. Every problem is a 400 (or
  * 409 for a type or id conflict) with a pointer into the body; nothing here touches the database.
@@ -201,6 +207,7 @@ export function parseResourceWrite(
     const prismaData: Record<string, unknown> = { ...values };
     const linkPointers: Record<string, string> = {};
     const givenNames = new Set(given.map((g) => g.rel.name));
+    const identifiers: ResolvedIdentifier[] = [];
     for (const rel of model.relationships.values()) {
         if (givenNames.has(rel.name)) continue;
         const link = ownerLinkFromForeignKeys(rel, values, mode);
@@ -208,9 +215,14 @@ export function parseResourceWrite(
             for (const fk of link.foreignKeys) delete prismaData[fk];
             prismaData[rel.name] = link.operation;
             linkPointers[rel.name] = pointers[link.foreignKeys[0]];
+            // named by its resource id: a denied link to a record the user cannot read is then a 404 like a
+            // missing one (operations/write/guard.ts), as when the body names it as a relationship
+            const connect = (link.operation as { connect?: Record<string, unknown> }).connect;
+            if (connect && namesResourceId(rel.target, rel.field.foreignKeyMapping ?? {})) {
+                identifiers.push({ target: rel.target, where: connect, pointer: linkPointers[rel.name] });
+            }
         }
     }
-    const identifiers: ResolvedIdentifier[] = [];
     for (const { rel, linkage, pointer } of given) {
         const operation = linkageToPrisma(rel, linkage, mode, pointer);
         if (operation) {
