@@ -1,4 +1,5 @@
 import { getJsonNullObjects } from '../../../src/api/common/prisma-nulls';
+import { RestApiHandler } from '../../../src/api/rest';
 import { blogApi, makeApi, type Api, type Query } from './support';
 
 /** filter[...] on SQLite through handle(ctx): every form and operator, typed values, and every filter error. */
@@ -231,6 +232,29 @@ describe('REST filters (SQLite)', () => {
                 const err = await error('/allTypes', q);
                 expect([err.status, err.detail]).toEqual([400, expect.stringMatching(detail)]);
             }
+        });
+
+        it('checks enum values also with the schemas @zenstackhq/runtime/zod exports (models, input, objects: no enums)', async () => {
+            const { models, input, objects } = api.s.zodSchemas as unknown as Record<string, unknown>;
+            const runtimeZod = { models, input, objects } as unknown as typeof api.s.zodSchemas;
+            const handle = RestApiHandler({ endpoint: 'http://localhost/api' });
+            const call = (method: string, path: string, query: Query, requestBody?: unknown) =>
+                handle({ method, path, query, requestBody, prisma: api.s.enhance({ id: 1 }), modelMeta: api.s.modelMeta, zodSchemas: runtimeZod, logger: null });
+            for (const [path, q] of [
+                ['/allTypes', { 'filter[role]': 'BOSS' }],
+                ['/user', { 'filter[role$in]': 'USER,BOSS' }],
+                ['/post', { 'filter[author][role]': 'BOSS' }],
+            ] as Array<[string, Query]>) {
+                const res = await call('GET', path, q);
+                const err = (res.body as { errors: Array<Record<string, unknown>> }).errors[0];
+                expect([res.status, err.code, err.source]).toEqual([400, 'invalid-value', { parameter: Object.keys(q)[0] }]);
+                expect(err.detail).toMatch(/one of USER, ADMIN/);
+            }
+            const ok = await call('GET', '/user', { 'filter[role]': 'ADMIN' });
+            expect(ok.status).toBe(200);
+            const write = await call('PATCH', '/user/1', {}, { data: { type: 'user', id: '1', attributes: { role: 'BOSS' } } });
+            const err = (write.body as { errors: Array<Record<string, unknown>> }).errors[0];
+            expect([write.status, err.source]).toEqual([400, { pointer: '/data/attributes/role' }]);
         });
 
         it('answers 400 for PostgreSQL-only operators on SQLite', async () => {

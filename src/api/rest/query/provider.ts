@@ -1,4 +1,5 @@
 import { getDefaultModelMeta, getDefaultZodSchemas } from '../../common/defaults';
+import { getModelRegistry } from '../../common/model-registry';
 import type { RestRequest } from '../request';
 
 export { providerOf } from '../../common/isolation';
@@ -9,14 +10,65 @@ export function previewFeaturesOf(prisma: unknown): readonly string[] {
     return Array.isArray(f) ? (f as string[]) : [];
 }
 
+type ZodLike = { options?: unknown; shape?: Record<string, unknown>; _def?: { innerType?: unknown; schema?: unknown } };
+
+function stringOptions(schema: unknown): readonly string[] | undefined {
+    const options = (schema as ZodLike | undefined)?.options;
+    return Array.isArray(options) && options.every((o) => typeof o === 'string') ? (options as string[]) : undefined;
+}
+
+/** The enum inside `.default()`, `.optional()`, `.nullable()` or a refinement of a field's schema. */
+function unwrapEnum(schema: unknown): readonly string[] | undefined {
+    let current = schema as ZodLike | undefined;
+    for (let i = 0; i < 8 && current; i++) {
+        const options = stringOptions(current);
+        if (options) return options;
+        current = (current._def?.innerType ?? current._def?.schema) as ZodLike | undefined;
+    }
+    return undefined;
+}
+
+/** An object schema's shape, through a refinement (`@@validate` wraps model schemas in one). */
+function shapeOf(schema: unknown): Record<string, unknown> | undefined {
+    let current = schema as ZodLike | undefined;
+    for (let i = 0; i < 4 && current; i++) {
+        if (current.shape && typeof current.shape === 'object') return current.shape;
+        current = current._def?.schema as ZodLike | undefined;
+    }
+    return undefined;
+}
+
+const enumCache = new WeakMap<object, Map<string, readonly string[] | undefined>>();
+
+/**
+ * An enum's values from a set of zod schemas: its own schema (`enums.RoleSchema`, in the generated output),
+ * else the schema of a model field of that enum (`@zenstackhq/runtime/zod`, which the adapters' `zodSchemas:
+ * true` and the defaults load, exports the model schemas only). Cached per schema set.
+ */
+function enumValuesIn(zod: object, modelMeta: RestRequest['schema']['modelMeta'], enumName: string): readonly string[] | undefined {
+    let cache = enumCache.get(zod);
+    if (!cache) enumCache.set(zod, (cache = new Map()));
+    if (cache.has(enumName)) return cache.get(enumName);
+    const { enums, models } = zod as { enums?: Record<string, unknown>; models?: Record<string, unknown> };
+    let values = stringOptions(enums?.[`${enumName}Schema`]);
+    for (const model of values || !models ? [] : getModelRegistry(modelMeta).models.values()) {
+        const field = [...model.scalars.values()].find((f) => f.kind === 'Enum' && f.type === enumName);
+        if (!field) continue;
+        for (const name of [`${model.name}ScalarSchema`, `${model.name}Schema`]) {
+            values = unwrapEnum(shapeOf(models?.[name])?.[field.name]);
+            if (values) break;
+        }
+        if (values) break;
+    }
+    cache.set(enumName, values);
+    return values;
+}
+
 /**
  * The values of an enum, from the zod schemas of the request (or the default generated ones when
  * the request also uses the default model metadata); undefined when unknown.
  */
 export function enumValuesFor(req: RestRequest, enumName: string): readonly string[] | undefined {
     const zod = req.zodSchemas ?? (req.schema.modelMeta === getDefaultModelMeta() ? getDefaultZodSchemas() : undefined);
-    const enums = (zod as { enums?: Record<string, unknown> } | undefined)?.enums;
-    const schema = enums?.[`${enumName}Schema`] as { options?: unknown } | undefined;
-    const options = schema?.options;
-    return Array.isArray(options) && options.every((o) => typeof o === 'string') ? (options as string[]) : undefined;
+    return zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.modelMeta, enumName) : undefined;
 }
