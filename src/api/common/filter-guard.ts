@@ -51,10 +51,7 @@ function unguardedRelation(w: Walk, rel: RelationField, next: Walk | undefined, 
     if (rel.readProtected) reject(w.model, rel.name, UNGUARDED_USE[mode]);
     if (next && !next.model.readableByAll) {
         const where = mode === 'read' ? 'under AND, OR or NOT' : 'in the filter of a write';
-        throw new BadRequestError(
-            `filtering through "${rel.name}" of ${w.model.name} ${where} is not supported: the read rules of ${next.model.name} are not applied there` +
-                (mode === 'read' ? '; put the relation filter outside the AND, OR or NOT' : ''),
-        );
+        throw new BadRequestError(`filtering through "${rel.name}" of ${w.model.name} ${where} is not supported: the read rules of ${next.model.name} are not applied there`);
     }
 }
 

@@ -239,6 +239,7 @@ function guardFilter(model: RestModel, where: Where, ctx: FilterContext): void {
         checkWhere({ registry: ctx.registry, model: model.def }, where);
     } catch (err) {
         if (!(err instanceof BadRequestError)) throw err;
-        throw new RestError('invalid-filter', `${err.message} (combine fewer filters on it, or give one value)`, { source: { parameter: 'filter' } });
+        const detail = `${err.message} (filters on one field or relationship with read rules cannot be combined, nor several values of an operator given for such a field)`;
+        throw new RestError('invalid-filter', detail, { source: { parameter: 'filter' } });
     }
 }
