@@ -30,15 +30,27 @@ export function nestingDepth(value: unknown, limit: number): number {
  * assignment (ZenStack's policy layer clones arguments that way: a Json value sent with one was stored
  * without it, its members merged into the object). Call on values whose depth is already bounded.
  */
-export function protoKeyPath(value: unknown, keys: string[] = []): string[] | undefined {
-    if (value === null || typeof value !== 'object') return undefined;
-    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-    for (const [key, item] of entries) {
-        if (key === '__proto__' && !Array.isArray(value)) return [...keys, key];
-        const found = protoKeyPath(item, [...keys, key]);
-        if (found) return found;
-    }
-    return undefined;
+export function protoKeyPath(value: unknown): string[] | undefined {
+    // one path, extended and shortened as the walk goes: nothing is copied unless a key is found
+    const path: string[] = [];
+    const visit = (v: unknown): boolean => {
+        if (v === null || typeof v !== 'object') return false;
+        if (Array.isArray(v)) {
+            for (let i = 0; i < v.length; i++) {
+                path.push(String(i));
+                if (visit(v[i])) return true;
+                path.pop();
+            }
+            return false;
+        }
+        for (const key of Object.keys(v)) {
+            path.push(key);
+            if (key === '__proto__' || visit((v as Record<string, unknown>)[key])) return true;
+            path.pop();
+        }
+        return false;
+    };
+    return visit(value) ? path : undefined;
 }
 
 export const INT32_MAX = 2147483647;
