@@ -72,6 +72,8 @@ describe('filters that stay', () => {
         expect([through.status, through.body.data]).toEqual([200, [{ id: 2 }]]);
         const count = await rpc('GET', '/user/count', { where: { AND: { email: 'alice@x' } } });
         expect([count.status, count.body.data]).toEqual([200, 0]);
+        const unique = await rpc('GET', '/user/findUnique', { where: { id: 2, AND: [{ email: 'bob@x' }] }, select: { id: true } });
+        expect([unique.status, unique.body.data]).toEqual([200, { id: 2 }]);
     });
 
     it('members that name the same field stay under AND, and are refused there when the policy would not guard them', async () => {
