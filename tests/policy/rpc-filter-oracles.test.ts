@@ -76,6 +76,19 @@ describe('filters that stay', () => {
         expect([unique.status, unique.body.data]).toEqual([200, { id: 2 }]);
     });
 
+    it('a negated to-many relation filter becomes its opposite, where the policy guards it', async () => {
+        const none = await rpc('GET', '/user/findMany', { where: { NOT: { posts: { none: { title: 'bob public' } } } }, select: { id: true } });
+        expect([none.status, none.body.data]).toEqual([200, [{ id: 2 }]]);
+        // "not every post is public": only drafts are not, and Bob reads no one else's drafts
+        const every = await rpc('GET', '/user/findMany', { where: { NOT: [{ posts: { every: { title: { contains: 'public' } } } }] }, select: { id: true } });
+        expect([every.status, every.body.data]).toEqual([200, []]);
+        // unguarded, this left Alice out: she has a draft of that title
+        const some = await rpc('GET', '/user/count', { where: { NOT: { posts: { some: { title: 'alice secret draft' } } } } });
+        expect([some.status, some.body.data]).toEqual([200, 3]);
+        const mixed = await rpc('GET', '/user/count', { where: { NOT: { posts: { some: {} }, name: 'x' } } });
+        expect(mixed.status).toBe(400);
+    });
+
     it('members that name the same field stay under AND, and are refused there when the policy would not guard them', async () => {
         const res = await rpc('GET', '/user/findMany', { where: { AND: [{ posts: { some: { title: 'bob public' } } }, { posts: { some: { views: 1 } } }] } });
         expect(res.status).toBe(400);

@@ -129,6 +129,7 @@ describe('malformed filters and payloads without zod', () => {
         expect(await found({ where: { author: { email: 'u1@x' } }, orderBy: { id: 'asc' } })).toEqual([1, 2]);
         expect(await found({ where: { NOT: { id: 2 }, author: { email: 'u1@x' } } })).toEqual([1]);
         expect(await found({ where: { AND: [{ comments: { some: {} } }] } })).toEqual([1]);
+        expect(await found({ where: { NOT: { comments: { none: {} } } } })).toEqual([1]);
         expect(await found({ where: { AND: { id: 2 } } })).toEqual([2]);
 
         const update = await call('PATCH', '/user/update', {

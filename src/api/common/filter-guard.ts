@@ -111,3 +111,37 @@ export function hoistConjunctions(where: Record<string, unknown>): Record<string
     if (kept.length > 0) out.AND = kept;
     return out;
 }
+
+/** A to-many relation filter and the one that matches exactly when it does not. */
+const NEGATION: Record<string, (inner: unknown) => [string, unknown]> = {
+    some: (inner) => ['none', inner],
+    none: (inner) => ['some', inner],
+    every: (inner) => ['some', { NOT: inner }],
+};
+
+/**
+ * `NOT: { posts: { some: s } }` → `posts: { none: s }` (`none` → `some`, `every: s` → `some: { NOT: s }`), for
+ * to-many relations (`isToMany`): the same filter, with the relation filter moved where ZenStack guards it.
+ * Only a `NOT` member made of one relation with one filter moves, and only when its key does not repeat;
+ * the rest stays under `NOT`.
+ */
+export function hoistNegations(where: Record<string, unknown>, isToMany: (key: string) => boolean): Record<string, unknown> {
+    if (!hasOwn(where, 'NOT')) return where;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(where)) if (key !== 'NOT') out[key] = value;
+    const kept: unknown[] = [];
+    each(where.NOT, (item) => {
+        const [key] = isObject(item) ? Object.keys(item) : [];
+        const filter = key !== undefined && Object.keys(item as object).length === 1 ? (item as Record<string, unknown>)[key] : undefined;
+        const [op] = isObject(filter) ? Object.keys(filter) : [];
+        const negate = op !== undefined && Object.keys(filter as object).length === 1 && hasOwn(NEGATION, op) ? NEGATION[op] : undefined;
+        if (!negate || !isToMany(key) || hasOwn(out, key)) {
+            kept.push(item);
+            return;
+        }
+        const [negated, inner] = negate((filter as Record<string, unknown>)[op]);
+        out[key] = { [negated]: inner };
+    });
+    if (kept.length > 0) out.NOT = Array.isArray(where.NOT) || kept.length > 1 ? kept : kept[0];
+    return out;
+}

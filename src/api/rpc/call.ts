@@ -5,7 +5,7 @@ import { transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
-import { hoistConjunctions } from '../common/filter-guard';
+import { hoistConjunctions, hoistNegations } from '../common/filter-guard';
 import { guardProtectedFields } from './field-guard';
 import { SINGLE_RECORD_WRITES } from './write-filters';
 import { hideUnreadableTarget } from './hidden-target';
@@ -72,7 +72,7 @@ export function prepareCall(
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
-    const prepared = hoistWhere(op.name, applyJsonNulls(limited, jsonNulls, prisma));
+    const prepared = hoistWhere(model, op.name, applyJsonNulls(limited, jsonNulls, prisma));
     guardProtectedFields(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
@@ -83,12 +83,13 @@ export function prepareCall(
 }
 
 /**
- * A filter's `AND` members moved to its top level (`common/filter-guard.ts`), where ZenStack guards them. Not
- * for the `where` of a single-record write, which ZenStack guards nowhere.
+ * A filter's `AND` members, and its negated to-many relation filters, moved to its top level
+ * (`common/filter-guard.ts`), where ZenStack guards them. Not for the `where` of a single-record write, which
+ * ZenStack guards nowhere.
  */
-function hoistWhere(opName: string, args: Args): Args {
+function hoistWhere(model: ModelDef, opName: string, args: Args): Args {
     if (SINGLE_RECORD_WRITES.has(opName) || !isObject(args.where)) return args;
-    const where = hoistConjunctions(args.where);
+    const where = hoistNegations(hoistConjunctions(args.where), (key) => model.relations.get(key)?.isArray === true);
     return where === args.where ? args : { ...args, where };
 }
 
