@@ -96,8 +96,7 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
  */
 export function hoistConjunctions(where: Record<string, unknown>): Record<string, unknown> {
     if (!hasOwn(where, 'AND')) return where;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(where)) if (key !== 'AND') out[key] = value;
+    const out = withoutKey(where, 'AND');
     const kept: unknown[] = [];
     each(where.AND, (item) => {
         if (!isObject(item)) {
@@ -110,6 +109,20 @@ export function hoistConjunctions(where: Record<string, unknown>): Record<string
     });
     if (kept.length > 0) out.AND = kept;
     return out;
+}
+
+/** A copy of `where` without its member `name` (the combinator being taken apart). */
+function withoutKey(where: Record<string, unknown>, name: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(where)) if (key !== name) out[key] = value;
+    return out;
+}
+
+/** The key and value of an object with exactly one key. */
+function soleEntry(value: unknown): [string, unknown] | undefined {
+    if (!isObject(value)) return undefined;
+    const entries = Object.entries(value);
+    return entries.length === 1 ? entries[0] : undefined;
 }
 
 /** A to-many relation filter and the one that matches exactly when it does not. */
@@ -127,20 +140,17 @@ const NEGATION: Record<string, (inner: unknown) => [string, unknown]> = {
  */
 export function hoistNegations(where: Record<string, unknown>, isToMany: (key: string) => boolean): Record<string, unknown> {
     if (!hasOwn(where, 'NOT')) return where;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(where)) if (key !== 'NOT') out[key] = value;
+    const out = withoutKey(where, 'NOT');
     const kept: unknown[] = [];
     each(where.NOT, (item) => {
-        const [key] = isObject(item) ? Object.keys(item) : [];
-        const filter = key !== undefined && Object.keys(item as object).length === 1 ? (item as Record<string, unknown>)[key] : undefined;
-        const [op] = isObject(filter) ? Object.keys(filter) : [];
-        const negate = op !== undefined && Object.keys(filter as object).length === 1 && hasOwn(NEGATION, op) ? NEGATION[op] : undefined;
-        if (!negate || !isToMany(key) || hasOwn(out, key)) {
+        const [key, filter] = soleEntry(item) ?? [];
+        const [op, inner] = soleEntry(filter) ?? [];
+        if (key === undefined || op === undefined || !hasOwn(NEGATION, op) || !isToMany(key) || hasOwn(out, key)) {
             kept.push(item);
             return;
         }
-        const [negated, inner] = negate((filter as Record<string, unknown>)[op]);
-        out[key] = { [negated]: inner };
+        const [negated, value] = NEGATION[op](inner);
+        out[key] = { [negated]: value };
     });
     if (kept.length > 0) out.NOT = Array.isArray(where.NOT) || kept.length > 1 ? kept : kept[0];
     return out;

@@ -1,5 +1,5 @@
 import type { ModelMeta } from '@zenstackhq/runtime';
-import { descendantsOf, getModelRegistry, uniqueConstraint, type ModelDef, type RelationField, type ScalarField } from '../common/model-registry';
+import { descendantsOf, getModelRegistry, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
 
 /** A relationship of a resource type, with its target resolved. */
@@ -52,6 +52,8 @@ export interface RestModel {
 
 export interface RestSchema {
     modelMeta: ModelMeta;
+    /** The model registry of `modelMeta` (what the filter guard walks). */
+    registry: ModelRegistry;
     /** By model key (`post`). */
     byKey: ReadonlyMap<string, RestModel>;
     /** By URL path segment (the router's view). */
@@ -187,7 +189,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             typeNames.add(model.segment);
         }
     }
-    return { modelMeta, byKey, bySegment, byTypeName };
+    return { modelMeta, registry, byKey, bySegment, byTypeName };
 }
 
 /** Caches the REST schema per modelMeta for one handler (its options are fixed). */

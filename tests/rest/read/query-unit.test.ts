@@ -1,4 +1,3 @@
-import { getModelRegistry } from '../../../src/api/common/model-registry';
 import { RestError } from '../../../src/api/rest/errors';
 import { paginationLinks } from '../../../src/api/rest/document/links';
 import { buildFilter, type FilterContext } from '../../../src/api/rest/query/filter';
@@ -20,7 +19,7 @@ const user = schema.byTypeName.get('user')!;
 const ALL: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
 
 function ctx(provider = 'sqlite'): FilterContext {
-    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined), anyNull: () => 'AnyNull', registry: getModelRegistry(schema.modelMeta) };
+    return { provider, previewFeatures: [], maxFilters: 32, maxDepth: 4, idDivider: '_', enumValues: (name) => (name === 'Role' ? ['USER', 'ADMIN'] : undefined), anyNull: () => 'AnyNull', registry: schema.registry };
 }
 
 function where(query: Record<string, string | string[]>, model = post, provider = 'sqlite') {

@@ -1,5 +1,5 @@
 import { getDefaultModelMeta, getDefaultZodSchemas } from '../../common/defaults';
-import { getModelRegistry } from '../../common/model-registry';
+import type { ModelRegistry } from '../../common/model-registry';
 import type { RestRequest } from '../request';
 
 export { providerOf } from '../../common/isolation';
@@ -45,13 +45,13 @@ const enumCache = new WeakMap<object, Map<string, readonly string[] | undefined>
  * else the schema of a model field of that enum (`@zenstackhq/runtime/zod`, which the adapters' `zodSchemas:
  * true` and the defaults load, exports the model schemas only). Cached per schema set.
  */
-function enumValuesIn(zod: object, modelMeta: RestRequest['schema']['modelMeta'], enumName: string): readonly string[] | undefined {
+function enumValuesIn(zod: object, registry: ModelRegistry, enumName: string): readonly string[] | undefined {
     let cache = enumCache.get(zod);
     if (!cache) enumCache.set(zod, (cache = new Map()));
     if (cache.has(enumName)) return cache.get(enumName);
     const { enums, models } = zod as { enums?: Record<string, unknown>; models?: Record<string, unknown> };
     let values = stringOptions(enums?.[`${enumName}Schema`]);
-    for (const model of values || !models ? [] : getModelRegistry(modelMeta).models.values()) {
+    for (const model of values || !models ? [] : registry.models.values()) {
         const field = [...model.scalars.values()].find((f) => f.kind === 'Enum' && f.type === enumName);
         if (!field) continue;
         for (const name of [`${model.name}ScalarSchema`, `${model.name}Schema`]) {
@@ -70,5 +70,5 @@ function enumValuesIn(zod: object, modelMeta: RestRequest['schema']['modelMeta']
  */
 export function enumValuesFor(req: RestRequest, enumName: string): readonly string[] | undefined {
     const zod = req.zodSchemas ?? (req.schema.modelMeta === getDefaultModelMeta() ? getDefaultZodSchemas() : undefined);
-    return zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.modelMeta, enumName) : undefined;
+    return zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.registry, enumName) : undefined;
 }

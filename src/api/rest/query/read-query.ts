@@ -1,4 +1,3 @@
-import { getModelRegistry } from '../../common/model-registry';
 import { getJsonNullObjects } from '../../common/prisma-nulls';
 import type { RestRequest } from '../request';
 import type { RestModel } from '../schema';
@@ -45,7 +44,7 @@ function filterContext(req: RestRequest): FilterContext {
         idDivider: req.config.idDivider,
         enumValues: (name) => enumValuesFor(req, name),
         anyNull: () => getJsonNullObjects(req.prisma).AnyNull,
-        registry: getModelRegistry(req.schema.modelMeta),
+        registry: req.schema.registry,
     };
 }
 
