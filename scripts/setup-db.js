@@ -1,11 +1,12 @@
-// Creates and seeds the demo SQLite database (dev.db) from the generated Prisma schema.
-// Used by `npm start` (prestart); safe to run again: an existing database is kept.
+// Creates and seeds the demo database from the generated Prisma schema: the SQLite file dev.db, or with
+// DEMO_DATABASE_URL the PostgreSQL database it names (scripts/demo-postgres.ts).
+// Used by `npm start` (prestart); safe to run again: an existing database is kept (DEMO_RESET=1 recreates it).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const dbFile = path.join(root, process.env.DEMO_DB ?? 'dev.db');
+const reset = process.env.DEMO_RESET === '1';
 
 /** Whether the file is a database with the demo's tables (an empty file left by a tool does not count). */
 function hasSchema(file) {
@@ -22,27 +23,39 @@ function hasSchema(file) {
     }
 }
 
-if (process.env.DEMO_RESET !== '1' && hasSchema(dbFile)) {
-    console.log(`[setup-db] using existing ${path.relative(root, dbFile)} (DEMO_RESET=1 recreates it)`);
-    process.exit(0);
+async function setupSqlite() {
+    const dbFile = path.resolve(root, process.env.DEMO_DB ?? 'dev.db');
+    const name = path.relative(root, dbFile);
+    if (!reset && hasSchema(dbFile)) {
+        return `using existing ${name} (DEMO_RESET=1 recreates it)`;
+    }
+    fs.rmSync(dbFile, { force: true });
+    const ddl = execFileSync(
+        process.execPath,
+        [path.join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(root, 'prisma/schema.prisma'), '--script'],
+        // the CLI opens prisma.config.ts's adapter: keep it off the demo's file
+        { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: ':memory:' } },
+    );
+    const Database = require('better-sqlite3');
+    const db = new Database(dbFile);
+    db.pragma('journal_mode = WAL');
+    db.exec(ddl);
+    db.close();
+    await require('./seed-demo.js').seed(dbFile);
+    return `created and seeded ${name}`;
 }
-fs.rmSync(dbFile, { force: true });
-const ddl = execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/prisma/build/index.js'), 'migrate', 'diff', '--from-empty', '--to-schema-datamodel', path.join(root, 'prisma/schema.prisma'), '--script'],
-    // the CLI opens prisma.config.ts's adapter: keep it off the demo's file
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: ':memory:' } },
-);
-const Database = require('better-sqlite3');
-const db = new Database(dbFile);
-db.pragma('journal_mode = WAL');
-db.exec(ddl);
-db.close();
-console.log(`[setup-db] created ${path.relative(root, dbFile)}`);
-require('./seed-demo.js').seed(dbFile).then(
-    () => console.log('[setup-db] seeded demo data'),
+
+async function setupPostgres(url) {
+    require('ts-node').register({ transpileOnly: true });
+    return require('./demo-postgres.ts').setupPostgres(url, reset);
+}
+
+const url = process.env.DEMO_DATABASE_URL;
+(url ? setupPostgres(url) : setupSqlite()).then(
+    (done) => console.log(`[setup-db] ${done}`),
     (err) => {
-        console.error(err);
+        // a refused set-up (DemoSetupError) is told in one line; anything else with its stack
+        console.error(err?.name === 'DemoSetupError' ? `[setup-db] ${err.message}` : err);
         process.exit(1);
     },
 );

@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { PROJECT_ROOT } from '../support/generate';
+import { describePg, pgAdminQuery, PG_URL_BASE, requirePg } from '../support/postgres';
+import { call, q, setupDemoDb, startDemo, type RunningDemo } from './support';
+
+/**
+ * The demo behind `npm start`, on SQLite (the default) and on PostgreSQL (DEMO_DATABASE_URL): its database
+ * set-up and the README's requests, against the running server.
+ */
+
+const PUBLISHED_TITLES = ["Alice's first post", "Bob's first post", "Carol's first post"];
+
+/** The requests of the README's "Try it" sections, and what it says they answer. */
+async function expectReadmeAnswers(base: string): Promise<void> {
+    const published = await call(`${base}/api/rpc/post/findMany?${q({ select: { id: true, title: true }, orderBy: { id: 'asc' } })}`);
+    expect(published.status).toBe(200);
+    expect(published.body.data.map((p: { title: string }) => p.title)).toEqual(PUBLISHED_TITLES);
+
+    const created = await call(`${base}/api/rpc/post/create`, { method: 'POST', user: 1, body: { data: { title: 'Hello from the demo test', author: { connect: { id: 1 } } } } });
+    expect(created.status).toBe(201);
+    expect(created.body.meta.serialization.values.createdAt).toEqual(['Date']);
+
+    const denied = await call(`${base}/api/rpc/post/update`, { method: 'PUT', user: 2, body: { where: { id: 1 }, data: { title: 'hijacked' } } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.reason).toBe('ACCESS_POLICY_VIOLATION');
+
+    const typed = await call(`${base}/api/rpc/allTypes/findUnique?${q({ where: { id: 'sample' }, select: { bigInt: true, decimal: true, bytes: true } })}`);
+    expect(typed.body).toEqual({
+        data: { bigInt: '9007199254740993', decimal: '12.345', bytes: Buffer.from('zenstack').toString('base64') },
+        meta: { serialization: { values: { bigInt: ['bigint'], decimal: [['custom', 'Decimal']], bytes: [['custom', 'Bytes']] } } },
+    });
+
+    // a draft is not found for anyone but its author
+    expect((await call(`${base}/api/rest/post/2`)).status).toBe(404);
+    expect((await call(`${base}/api/rest/post/2`, { user: 1 })).status).toBe(200);
+}
+
+async function titlesOf(base: string, user: number): Promise<string[]> {
+    const res = await call(`${base}/api/rpc/post/findMany?${q({ where: { authorId: user }, orderBy: { id: 'asc' } })}`, { user });
+    expect(res.status).toBe(200);
+    return res.body.data.map((p: { title: string }) => p.title);
+}
+
+describe('demo on SQLite (npm start)', () => {
+    const dbFile = path.join(PROJECT_ROOT, '.zenstack-test', 'db', `demo-${randomBytes(6).toString('hex')}.db`);
+    const env = { DEMO_DB: dbFile };
+    let demo: RunningDemo | undefined;
+
+    beforeAll(() => fs.mkdirSync(path.dirname(dbFile), { recursive: true }));
+    afterAll(async () => {
+        await demo?.stop();
+        for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
+    });
+
+    it('creates and seeds its database, then answers what the README shows', async () => {
+        const setup = setupDemoDb(env);
+        expect(setup).toEqual({ status: 0, output: expect.stringContaining(`created and seeded ${path.relative(PROJECT_ROOT, dbFile)}`) });
+        demo = await startDemo(env);
+        expect(demo.banner).toContain(`with SQLite`);
+        await expectReadmeAnswers(demo.url);
+        const home = await call(`${demo.url}/`);
+        expect(home.body.rest).toBe(`${demo.url}/api/rest/post`);
+    });
+
+    it('keeps its database on the next start, and DEMO_RESET=1 recreates it', async () => {
+        expect(await titlesOf(demo!.url, 1)).toEqual(["Alice's first post", "Alice's draft", 'Hello from the demo test']);
+        expect(await demo!.stop()).toBe(0);
+        demo = undefined;
+
+        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing') });
+        demo = await startDemo(env);
+        expect(await titlesOf(demo.url, 1)).toContain('Hello from the demo test');
+        await demo.stop();
+        demo = undefined;
+
+        expect(setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining('created and seeded') });
+        demo = await startDemo(env);
+        expect(await titlesOf(demo.url, 1)).toEqual(["Alice's first post", "Alice's draft"]);
+    });
+});
+
+describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
+    const id = randomBytes(6).toString('hex');
+    const dbName = `zsapi_demo_${id}`;
+    const foreignName = `zsapi_demo_foreign_${id}`;
+    const env = { DEMO_DATABASE_URL: `${PG_URL_BASE}/${dbName}`, DEMO_PUBLIC_URL: 'https://api.example.test' };
+    const running: RunningDemo[] = [];
+
+    afterAll(async () => {
+        await Promise.all(running.map((d) => d.stop()));
+        if (await requirePg()) {
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${foreignName}" WITH (FORCE)`);
+        }
+    });
+
+    it('creates and seeds its own database, and two instances serve it as one API', async () => {
+        if (!(await requirePg())) return;
+        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining(`created and seeded database "${dbName}"`) });
+        const [a, b] = await Promise.all([startDemo(env), startDemo(env)]);
+        running.push(a, b);
+        expect(a.banner).toContain(`with PostgreSQL database "${dbName}"`);
+        await expectReadmeAnswers(a.url);
+
+        // what one instance writes, the other serves: the handlers keep no state of their own
+        const created = await call(`${b.url}/api/rest/post`, {
+            method: 'POST',
+            user: 2,
+            body: { data: { type: 'post', attributes: { title: 'Written through instance B' }, relationships: { author: { data: { type: 'user', id: 2 } } } } },
+        });
+        expect(created.status).toBe(201);
+        // links use the public URL the instances sit behind, not their own ports
+        expect(created.body.data.links.self).toBe(`https://api.example.test/api/rest/post/${created.body.data.id}`);
+        expect(await titlesOf(a.url, 2)).toEqual(["Bob's first post", "Bob's draft", 'Written through instance B']);
+        expect(await titlesOf(a.url, 1)).toContain('Hello from the demo test');
+    });
+
+    it('keeps its database on the next set-up, and DEMO_RESET=1 recreates it', async () => {
+        if (!(await requirePg())) return;
+        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing database') });
+        await Promise.all(running.splice(0).map((d) => d.stop()));
+        expect(setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining(`created and seeded database "${dbName}"`) });
+        const demo = await startDemo(env);
+        running.push(demo);
+        expect(await titlesOf(demo.url, 2)).toEqual(["Bob's first post", "Bob's draft"]);
+    });
+
+    it("leaves a database holding other tables alone, also with DEMO_RESET=1", async () => {
+        if (!(await requirePg())) return;
+        await pgAdminQuery(`CREATE DATABASE "${foreignName}"`);
+        const client = new Client({ connectionString: `${PG_URL_BASE}/${foreignName}` });
+        await client.connect();
+        try {
+            await client.query('CREATE TABLE accounts (id int primary key); INSERT INTO accounts VALUES (7)');
+            for (const reset of ['0', '1']) {
+                const setup = setupDemoDb({ DEMO_DATABASE_URL: `${PG_URL_BASE}/${foreignName}`, DEMO_RESET: reset });
+                expect(setup.status).toBe(1);
+                expect(setup.output).toContain(`database "${foreignName}" holds tables that are not the demo's (accounts)`);
+                expect(setup.output).not.toMatch(/\n\s+at /); // told in one line, no stack
+            }
+            const { rows } = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+            expect(rows).toEqual([{ table_name: 'accounts' }]);
+            expect((await client.query('SELECT id FROM accounts')).rows).toEqual([{ id: 7 }]);
+        } finally {
+            await client.end();
+        }
+    });
+
+    it.each([
+        ['mysql://root@127.0.0.1:3306/demo', 'must be a postgresql:// URL'],
+        [`${PG_URL_BASE}/postgres`, 'a database of its own, not in "postgres"'],
+        [`${PG_URL_BASE}/`, 'must name a database'],
+        [`${PG_URL_BASE}/bad-name`, 'must name a database'],
+    ])('refuses DEMO_DATABASE_URL %s', (url, message) => {
+        const setup = setupDemoDb({ DEMO_DATABASE_URL: url });
+        expect(setup.status).toBe(1);
+        expect(setup.output).toContain(message);
+    });
+});
