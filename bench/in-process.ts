@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR, OURS_DIST } from './config';
+import { OURS_DIST } from './config';
+import { copyDatabase } from './database';
 import { RESULTS_FILE, writeBlock } from './documents';
 import { SCENARIOS, selectScenarios, type Scenario } from './scenarios';
 import { BENCH_USER_ID } from './seed';
@@ -31,16 +31,15 @@ export interface Bench {
 export async function openBench(tag: string, impls: readonly string[]): Promise<Bench> {
     const setup = await prepareData();
     buildOurs();
-    const file = path.join(DATA_DIR, 'run', `${tag}-${process.pid}.db`);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.copyFileSync(setup.seedDb, file);
-    const db = await openDatabase(setup.generatedDir, file);
+    const copy = await copyDatabase(setup.provider, setup.seed, `${tag}-${process.pid}`);
+    const db = await openDatabase(setup.generatedDir, copy.location);
     return {
         client: () => db.enhance(db.prisma, { user: { id: BENCH_USER_ID } }),
         impls: Object.fromEntries(impls.map((i) => [i, mount(i, db, OURS_DIST)])),
         close: async () => {
             await db.prisma.$disconnect();
-            for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+            await copy.remove();
+            await setup.release();
         },
     };
 }

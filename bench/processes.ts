@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { DATA_DIR, OURS_DIST, PROJECT_ROOT, type Impl } from './config';
+import { OURS_DIST, PROJECT_ROOT, type Impl } from './config';
+import { copyDatabase } from './database';
 import type { BenchSetup } from './setup';
 
 /** A running bench server in its own process, on its own copy of the seeded database. */
@@ -24,8 +24,6 @@ export interface StartOptions {
     env?: Record<string, string>;
 }
 
-const RUN_DIR = path.join(DATA_DIR, 'run');
-
 /** Servers still running: killed if the benchmark itself exits early (Ctrl-C, crash). */
 const live = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -35,15 +33,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => process.exit(130));
 }
 
-function removeDb(file: string): void {
-    for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
-}
-
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-    fs.mkdirSync(RUN_DIR, { recursive: true });
-    const db = path.join(RUN_DIR, `${options.impl}-${options.tag}.db`);
-    removeDb(db);
-    fs.copyFileSync(options.setup.seedDb, db);
+    const db = await copyDatabase(options.setup.provider, options.setup.seed, `${options.impl}-${options.tag}`);
 
     const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.serverScript], {
         cwd: PROJECT_ROOT,
@@ -52,7 +43,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
             ...process.env,
             NODE_ENV: 'production',
             BENCH_IMPL: options.impl,
-            BENCH_DB: db,
+            BENCH_DB: db.location,
             BENCH_GENERATED: options.setup.generatedDir,
             BENCH_OURS_DIST: OURS_DIST,
             ...options.env,
@@ -82,6 +73,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
             clearTimeout(timer);
             reject(new Error(`${options.impl} server exited with code ${code} before listening\n${stderr}`));
         });
+    }).catch(async (err: unknown) => {
+        child.kill('SIGKILL');
+        await exited;
+        await db.remove();
+        throw err;
     });
 
     return {
@@ -96,7 +92,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
                 await exited;
                 clearTimeout(timer);
             }
-            removeDb(db);
+            await db.remove();
         },
     };
 }

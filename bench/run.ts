@@ -3,13 +3,15 @@
  * Settings (environment): BENCH_DURATION (s, 2), BENCH_WARMUP (s, 0.5), BENCH_ROUNDS (4),
  * BENCH_PROCESS_WARMUP (s, 2),
  * BENCH_CONNECTIONS (10), BENCH_SCENARIOS (comma list), BENCH_IMPLS (comma list),
- * BENCH_PROFILE=ours|upstream|floor|floor-ours (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE.
+ * BENCH_PROFILE=ours|upstream|floor|floor-ours (profile instead of benchmark), BENCH_WRITE=1|0, BENCH_NOTE,
+ * BENCH_DB=sqlite|postgresql (the database; PostgreSQL at TEST_PG_URL, 127.0.0.1:5432 by default).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DATA_DIR, IMPLS, OURS_CALLS_FLOOR, PROJECT_ROOT, describeMachine, readConfig, type BenchConfig, type Impl } from './config';
+import { describeDatabase } from './database';
 import { PERFORMANCE_DOC, README_FILE, RESULTS_FILE, writeBlock } from './documents';
 import { runLoad, warmProcess, warmUp } from './load';
 import { callDifferences, preflight, type PreflightResult } from './preflight';
@@ -140,6 +142,7 @@ function gitCommit(): string {
  */
 function resultsBlock(
     config: BenchConfig,
+    setup: BenchSetup,
     runs: Run[],
     scenarios: Scenario[],
     pre: PreflightResult,
@@ -156,7 +159,8 @@ function resultsBlock(
     const loadAfter = os.loadavg();
     const parts = [
         `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit \`${gitCommit()}\` on ` +
-            `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.os}. ` +
+            `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.os}, ` +
+            `on ${describeDatabase(setup.provider)}. ` +
             `${config.rounds} round(s) × ${config.duration} s per implementation and scenario (after ${config.warmup} s warm-up), ` +
             `on server processes first warmed with ${config.processWarmup} s of each read scenario, ` +
             `${config.connections} connections; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after.`,
@@ -191,6 +195,14 @@ async function main(): Promise<void> {
     const loadBefore = os.loadavg();
     const scenarios = selectScenarios(config.scenarios);
     const setup = await prepareData();
+    try {
+        await benchmark(config, setup, scenarios, started, loadBefore);
+    } finally {
+        await setup.release();
+    }
+}
+
+async function benchmark(config: BenchConfig, setup: BenchSetup, scenarios: Scenario[], started: Date, loadBefore: number[]): Promise<void> {
     if (config.impls.includes('ours') || config.profile === 'ours') buildOurs();
     const serverScript = buildServer();
 
@@ -199,7 +211,7 @@ async function main(): Promise<void> {
         return;
     }
 
-    say(`${clock()} pre-flight: ${config.impls.join(', ')} × ${scenarios.length} scenario(s)`);
+    say(`${clock()} pre-flight: ${config.impls.join(', ')} × ${scenarios.length} scenario(s) on ${describeDatabase(setup.provider)}`);
     const pre = await preflight(setup, serverScript, config.impls, scenarios);
     if (pre.problems.length) {
         say(`\npre-flight failed, nothing measured:\n- ${pre.problems.join('\n- ')}`);
@@ -208,11 +220,13 @@ async function main(): Promise<void> {
     }
 
     const runs = await measure(config, setup, serverScript, scenarios);
-    const block = resultsBlock(config, runs, scenarios, pre, loadBefore, started, true);
-    const publicBlock = resultsBlock(config, runs, scenarios, pre, loadBefore, started, false);
+    const block = resultsBlock(config, setup, runs, scenarios, pre, loadBefore, started, true);
+    const publicBlock = resultsBlock(config, setup, runs, scenarios, pre, loadBefore, started, false);
     const failures = statusFailures(runs);
-    fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ config, started, runs }, null, 2));
-    fs.writeFileSync(path.join(DATA_DIR, 'last-run.md'), `${block}\n`);
+    // SQLite's results are the issue's; PostgreSQL's go beside them, in blocks and files of their own
+    const suffix = setup.provider === 'sqlite' ? '' : `-${setup.provider}`;
+    fs.writeFileSync(path.join(DATA_DIR, `last-run${suffix}.json`), JSON.stringify({ config, provider: setup.provider, started, runs }, null, 2));
+    fs.writeFileSync(path.join(DATA_DIR, `last-run${suffix}.md`), `${block}\n`);
     say(`\n${block}\n`);
 
     const complete = scenarios.length === SCENARIOS.length && IMPLS.every((impl) => config.impls.includes(impl));
@@ -222,12 +236,11 @@ async function main(): Promise<void> {
     }
     const write = config.write === 'always' || (config.write === 'auto' && complete && failures.length === 0);
     if (write) {
-        writeBlock(RESULTS_FILE, 'results', block);
-        writeBlock(PERFORMANCE_DOC, 'results', publicBlock);
-        writeBlock(README_FILE, 'results', publicBlock);
-        say(`wrote the results into ${[RESULTS_FILE, PERFORMANCE_DOC, README_FILE].map((f) => path.relative(PROJECT_ROOT, f)).join(', ')}`);
+        const files = setup.provider === 'sqlite' ? [RESULTS_FILE, PERFORMANCE_DOC, README_FILE] : [RESULTS_FILE, PERFORMANCE_DOC];
+        for (const file of files) writeBlock(file, `results${suffix}`, file === RESULTS_FILE ? block : publicBlock);
+        say(`wrote the results into ${files.map((f) => path.relative(PROJECT_ROOT, f)).join(', ')}`);
     } else {
-        say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
+        say(`results in ${path.relative(PROJECT_ROOT, DATA_DIR)}/last-run${suffix}.md (RESULTS.md is written after a complete, clean run or with BENCH_WRITE=1)`);
     }
     say(`${clock()} done`);
 }

@@ -1,22 +1,46 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from 'pg';
 import ts from 'typescript';
 import { generateSchema } from '../tests/support/generate';
+import { pgAdminQuery } from '../tests/support/postgres';
 import { BENCH_DIR, DATA_DIR, OURS_DIST, PROJECT_ROOT, SERVER_BUILD } from './config';
+import { benchProvider, pgName, postgresUrl, type BenchProvider } from './database';
 import { SEED_VERSION, seedRows } from './seed';
 
 /** Everything a server process needs to start: the generated schema and the seeded database. */
 export interface BenchSetup {
+    provider: BenchProvider;
     /** Folder of the generated Prisma client and ZenStack output (`tests/support/generate.ts`). */
     generatedDir: string;
-    /** The seeded SQLite file; servers work on copies of it. */
-    seedDb: string;
+    /**
+     * The seeded data every copy starts from (`bench/database.ts`): the SQLite file, or the name of the
+     * PostgreSQL database the copies are created from as their template.
+     */
+    seed: string;
+    /** Removes what only this run needs (the PostgreSQL seed database; the SQLite file is kept for the next run). */
+    release: () => Promise<void>;
 }
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
-async function seedDatabase(generatedDir: string, ddl: string, file: string): Promise<void> {
+type SeedClient = Record<string, { createMany(args: { data: unknown[] }): Promise<unknown> }>;
+
+/** The data set's rows, in batches (the same rows on both databases). */
+async function insertRows(prisma: SeedClient): Promise<void> {
+    const rows = seedRows();
+    await prisma.user.createMany({ data: rows.users });
+    await prisma.profile.createMany({ data: rows.profiles });
+    for (let i = 0; i < rows.posts.length; i += 500) {
+        await prisma.post.createMany({ data: rows.posts.slice(i, i + 500) });
+    }
+    for (let i = 0; i < rows.comments.length; i += 1000) {
+        await prisma.comment.createMany({ data: rows.comments.slice(i, i + 1000) });
+    }
+}
+
+async function seedSqlite(generatedDir: string, ddl: string, file: string): Promise<void> {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.rmSync(tmp, { force: true });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -32,15 +56,7 @@ async function seedDatabase(generatedDir: string, ddl: string, file: string): Pr
     const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
     const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${tmp}` }) });
     try {
-        const rows = seedRows();
-        await prisma.user.createMany({ data: rows.users });
-        await prisma.profile.createMany({ data: rows.profiles });
-        for (let i = 0; i < rows.posts.length; i += 500) {
-            await prisma.post.createMany({ data: rows.posts.slice(i, i + 500) });
-        }
-        for (let i = 0; i < rows.comments.length; i += 1000) {
-            await prisma.comment.createMany({ data: rows.comments.slice(i, i + 1000) });
-        }
+        await insertRows(prisma);
     } finally {
         await prisma.$disconnect();
     }
@@ -52,17 +68,61 @@ async function seedDatabase(generatedDir: string, ddl: string, file: string): Pr
     fs.renameSync(tmp, file);
 }
 
-/** Generates the project's schema (cached) and seeds the data set once per schema and seed version. */
+async function withPg(database: string, fn: (client: Client) => Promise<void>): Promise<void> {
+    const client = new Client({ connectionString: postgresUrl(database) });
+    await client.connect();
+    try {
+        await fn(client);
+    } finally {
+        await client.end();
+    }
+}
+
+/** Creates and seeds the PostgreSQL database the copies are made from (statistics included: copies inherit them). */
+async function seedPostgres(generatedDir: string, ddl: string, database: string): Promise<void> {
+    await pgAdminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await pgAdminQuery(`CREATE DATABASE "${database}"`);
+    await withPg(database, (client) => client.query(ddl).then(() => undefined));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
+    const { PrismaPg } = await import('@prisma/adapter-pg');
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: postgresUrl(database) }) });
+    try {
+        await insertRows(prisma);
+    } finally {
+        await prisma.$disconnect();
+    }
+    await withPg(database, async (client) => {
+        // the rows were inserted with their ids: move each id sequence past them, for the create scenarios
+        for (const table of ['User', 'Profile', 'Post', 'Comment']) {
+            await client.query(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT MAX(id) FROM "${table}"))`);
+        }
+        await client.query('VACUUM ANALYZE');
+    });
+}
+
+/**
+ * Generates the project's schema for the bench's database (cached) and seeds the data set: on SQLite once
+ * per schema and seed version (a file kept in bench/.data), on PostgreSQL once per run (a database dropped
+ * by `release`).
+ */
 export async function prepareData(): Promise<BenchSetup> {
+    const provider = benchProvider();
     fs.mkdirSync(DATA_DIR, { recursive: true });
     const zmodel = fs.readFileSync(path.join(PROJECT_ROOT, 'schema.zmodel'), 'utf8');
-    const gen = generateSchema(zmodel, 'sqlite');
-    const seedDb = path.join(DATA_DIR, `blog-${path.basename(gen.dir)}-v${SEED_VERSION}.db`);
-    if (!fs.existsSync(seedDb)) {
-        log(`seeding ${path.relative(PROJECT_ROOT, seedDb)} ...`);
-        await seedDatabase(gen.dir, gen.ddl, seedDb);
+    const gen = generateSchema(zmodel, provider);
+    if (provider === 'postgresql') {
+        const seed = pgName('zsapi_bench_seed', path.basename(gen.dir), `v${SEED_VERSION}`, String(process.pid));
+        log(`seeding PostgreSQL database ${seed} ...`);
+        await seedPostgres(gen.dir, gen.ddl, seed);
+        return { provider, generatedDir: gen.dir, seed, release: () => pgAdminQuery(`DROP DATABASE IF EXISTS "${seed}" WITH (FORCE)`) };
     }
-    return { generatedDir: gen.dir, seedDb };
+    const seed = path.join(DATA_DIR, `blog-${path.basename(gen.dir)}-v${SEED_VERSION}.db`);
+    if (!fs.existsSync(seed)) {
+        log(`seeding ${path.relative(PROJECT_ROOT, seed)} ...`);
+        await seedSqlite(gen.dir, gen.ddl, seed);
+    }
+    return { provider, generatedDir: gen.dir, seed, release: async () => undefined };
 }
 
 /** Compiles our package with tsconfig.build.json into bench/.data/dist: the code users run. */

@@ -41,10 +41,11 @@ function listArgs(query: ParsedRequest['query']): { where?: Record<string, unkno
     return { where, args, skip, take };
 }
 
-/** The snapshot probe `withTransactionCleanup` offers on the factory (src/driver/snapshot-probe.ts). */
+/** The snapshot probe `withTransactionCleanup` offers on the factory (src/driver/snapshot-probe.ts), on SQLite. */
 const SNAPSHOT_PROBE = Symbol.for('zenstack-api.snapshotProbe');
 
-function probeOf(db: Client): () => Promise<string | undefined> {
+function probeOf(db: Client): (() => Promise<string | undefined>) | undefined {
+    if (db._activeProvider !== 'sqlite') return undefined;
     const probe = db._engineConfig.adapter[SNAPSHOT_PROBE];
     if (typeof probe !== 'function') throw new Error('the bench database is not opened through withTransactionCleanup');
     return probe;
@@ -59,11 +60,15 @@ const routes: Record<string, Route> = {
             const total = rows.length < take && (rows.length > 0 || skip === 0) ? skip + rows.length : await client.post.count({ where });
             return { rows, total };
         };
-        // one state of the database: nothing committed between two probes, else a transaction
+        // one state of the database: on SQLite nothing committed between two probes, else a transaction
+        // (on PostgreSQL always, at repeatable read)
         const probe = probeOf(db);
-        const before = await probe();
+        const before = await probe?.();
         const optimistic = before === undefined ? undefined : await read(db);
-        const answer = optimistic && (await probe()) === before ? optimistic : await db.$transaction(read);
+        const answer =
+            optimistic && (await probe!()) === before
+                ? optimistic
+                : await db.$transaction(read, db._activeProvider === 'postgresql' ? { isolationLevel: 'RepeatableRead' } : undefined);
         return { status: 200, body: { data: answer.rows, meta: { total: answer.total } } };
     },
     'GET /post/:id': async (db, _req, id) => ({ status: 200, body: { data: await db.post.findUnique({ where: { id }, select: FIELDS.post }) } }),

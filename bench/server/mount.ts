@@ -30,24 +30,32 @@ export interface Database extends Generated {
 }
 
 /**
- * Opens `file` with the generated Prisma client in `generatedDir` (better-sqlite3 driver adapter,
- * `synchronous = NORMAL`: the file is in WAL mode, the usual production pairing, and the write
- * scenarios then measure software rather than fsync latency) and loads the ZenStack output beside it.
+ * Opens `location` with the generated Prisma client in `generatedDir` and loads the ZenStack output beside
+ * it. A `postgresql://` URL is opened with the node-postgres driver adapter (a pool of 10, the bench's
+ * connections); anything else is a SQLite file, opened with the better-sqlite3 adapter and
+ * `synchronous = NORMAL` (the file is in WAL mode, the usual production pairing, and the write scenarios
+ * then measure software rather than fsync latency).
  */
-export async function openDatabase(generatedDir: string, file: string, oursDist?: string): Promise<Database> {
+export async function openDatabase(generatedDir: string, location: string, oursDist?: string): Promise<Database> {
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
     const { enhance } = require(path.join(generatedDir, 'zenstack', 'enhance.js'));
     const modelMeta = require(path.join(generatedDir, 'zenstack', 'model-meta.js')).default;
     const zodSchemas = require(path.join(generatedDir, 'zenstack', 'zod', 'index.js'));
-    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
     // the driver set-up the README recommends, for all implementations alike: from the compiled package
     // in a bench server, from the sources under ts-node (the in-process decomposition)
     const { withTransactionCleanup } = oursDist
         ? require(path.join(oursDist, 'driver', 'transaction-cleanup.js'))
         : require('../../src/driver/transaction-cleanup');
+    if (/^postgres(ql)?:\/\//.test(location)) {
+        const { PrismaPg } = require('@prisma/adapter-pg');
+        const prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString: location, max: 10 })) });
+        await prisma.$connect();
+        return { prisma, enhance, modelMeta, zodSchemas };
+    }
+    const { PrismaBetterSQLite3 } = require('@prisma/adapter-better-sqlite3');
     /* eslint-enable @typescript-eslint/no-require-imports */
-    const prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3({ url: `file:${file}` })) });
+    const prisma = new PrismaClient({ adapter: withTransactionCleanup(new PrismaBetterSQLite3({ url: `file:${location}` })) });
     await prisma.$connect();
     await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
     return { prisma, enhance, modelMeta, zodSchemas };
