@@ -51,11 +51,11 @@ function removeSqlite(file: string): void {
 /** PostgreSQL copies are made one at a time: a template database serves one CREATE DATABASE at once. */
 let copying: Promise<unknown> = Promise.resolve();
 
-/** A copy of the seeded data named by `name` (unique among the copies that exist at once). */
+/** A copy of the seeded data, named by `name` and this process (unique among one run's copies that exist at once). */
 export async function copyDatabase(provider: BenchProvider, seed: string, name: string): Promise<DatabaseCopy> {
     if (provider === 'sqlite') {
         fs.mkdirSync(RUN_DIR, { recursive: true });
-        const file = path.join(RUN_DIR, `${name}.db`);
+        const file = path.join(RUN_DIR, `${name}-${process.pid}.db`);
         removeSqlite(file);
         fs.copyFileSync(seed, file);
         return { location: file, remove: async () => removeSqlite(file) };

@@ -31,8 +31,12 @@ export interface Bench {
 export async function openBench(tag: string, impls: readonly string[]): Promise<Bench> {
     const setup = await prepareData();
     buildOurs();
-    const copy = await copyDatabase(setup.provider, setup.seed, `${tag}-${process.pid}`);
-    const db = await openDatabase(setup.generatedDir, copy.location);
+    const copy = await copyDatabase(setup.provider, setup.seed, tag);
+    const db = await openDatabase(setup.generatedDir, copy.location).catch(async (err: unknown) => {
+        await copy.remove();
+        await setup.release();
+        throw err;
+    });
     return {
         client: () => db.enhance(db.prisma, { user: { id: BENCH_USER_ID } }),
         impls: Object.fromEntries(impls.map((i) => [i, mount(i, db, OURS_DIST)])),

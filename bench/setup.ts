@@ -113,9 +113,13 @@ export async function prepareData(): Promise<BenchSetup> {
     const gen = generateSchema(zmodel, provider);
     if (provider === 'postgresql') {
         const seed = pgName('zsapi_bench_seed', path.basename(gen.dir), `v${SEED_VERSION}`, String(process.pid));
+        const release = () => pgAdminQuery(`DROP DATABASE IF EXISTS "${seed}" WITH (FORCE)`);
         log(`seeding PostgreSQL database ${seed} ...`);
-        await seedPostgres(gen.dir, gen.ddl, seed);
-        return { provider, generatedDir: gen.dir, seed, release: () => pgAdminQuery(`DROP DATABASE IF EXISTS "${seed}" WITH (FORCE)`) };
+        await seedPostgres(gen.dir, gen.ddl, seed).catch(async (err: unknown) => {
+            await release();
+            throw err;
+        });
+        return { provider, generatedDir: gen.dir, seed, release };
     }
     const seed = path.join(DATA_DIR, `blog-${path.basename(gen.dir)}-v${SEED_VERSION}.db`);
     if (!fs.existsSync(seed)) {
