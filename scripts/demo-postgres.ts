@@ -2,9 +2,11 @@
  * The demo on PostgreSQL (`DEMO_DATABASE_URL=postgresql://… npm start`): the blog schema generated for
  * PostgreSQL, its database created and seeded, and the clients the demo serves it with.
  *
- * The database is the demo's own: set-up creates it when missing, keeps it when it holds the demo's
- * tables, and refuses to touch one that holds any other table (a `DATABASE_URL` meant for something
- * else must never receive the demo's tables, nor lose its own with `DEMO_RESET=1`).
+ * The database is the demo's own, and the demo only ever drops or fills a database it can tell is its
+ * own: one it marked (the table `_zenstack_api_demo`, written with the schema and set to `ready` once the
+ * seed is complete), or an empty one. A database holding anything else is refused, also with
+ * `DEMO_RESET=1`: a URL meant for something else must never receive the demo's tables, nor lose its own.
+ * Set-up holds an advisory lock, so instances started at once set the database up once.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
@@ -39,7 +41,12 @@ function parseUrl(raw: string): DemoDatabase {
     if (url.protocol !== 'postgresql:' && url.protocol !== 'postgres:') {
         throw new DemoSetupError(`DEMO_DATABASE_URL must be a postgresql:// URL (like ${EXAMPLE_URL}); without it the demo runs on SQLite`);
     }
-    const name = decodeURIComponent(url.pathname.slice(1));
+    let name: string;
+    try {
+        name = decodeURIComponent(url.pathname.slice(1));
+    } catch {
+        name = '';
+    }
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
         throw new DemoSetupError(`DEMO_DATABASE_URL must name a database of letters, digits and _ (like ${EXAMPLE_URL})`);
     }
@@ -54,11 +61,6 @@ function parseUrl(raw: string): DemoDatabase {
 /** The blog schema generated for PostgreSQL (cached by the schema's hash, as for the tests). */
 function artifacts(): GeneratedSchema {
     return generateSchema(BLOG_SCHEMA_TEXT, 'postgresql');
-}
-
-/** The tables the schema's DDL creates. */
-function tablesOf(ddl: string): string[] {
-    return [...ddl.matchAll(/CREATE TABLE "([^"]+)"/g)].map((m) => m[1]);
 }
 
 async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
@@ -76,44 +78,51 @@ async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): P
     }
 }
 
-async function tablesIn(url: string): Promise<string[]> {
-    return withClient(url, async (client) => {
-        const { rows } = await client.query<{ name: string }>(
-            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
-        );
-        return rows.map((r) => r.name);
+/** The demo's mark in its database: `seeding` from the moment its tables exist, `ready` once seeded. */
+const MARKER = '_zenstack_api_demo';
+
+/** What a database holds besides PostgreSQL's own catalogs (relations of any kind in any schema, schemas, types, functions): at most 6 names. */
+async function contentsOf(client: Client): Promise<string[]> {
+    const { rows } = await client.query<{ name: string }>(
+        `SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\\_%'
+         UNION ALL SELECT format('schema %I', nspname) FROM pg_namespace
+           WHERE nspname NOT IN ('public', 'information_schema') AND nspname NOT LIKE 'pg\\_%'
+         UNION ALL SELECT format('type %I.%I', n.nspname, t.typname) FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+           WHERE n.nspname = 'public' AND t.typrelid = 0 AND t.typelem = 0
+         UNION ALL SELECT format('function %I.%I', n.nspname, p.proname) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+           WHERE n.nspname = 'public'
+         LIMIT 6`,
+    );
+    return rows.map((r) => r.name);
+}
+
+/** The demo's mark in the database (`seeding` or `ready`), or undefined when it has none. */
+async function markOf(client: Client): Promise<string | undefined> {
+    const { rows } = await client.query<{ marked: string | null }>(`SELECT to_regclass('public.${MARKER}')::text AS marked`);
+    if (!rows[0]?.marked) return undefined;
+    const state = await client.query<{ state: string }>(`SELECT state FROM public.${MARKER} LIMIT 1`);
+    return state.rows[0]?.state ?? 'seeding';
+}
+
+type Found = { kind: 'missing' } | { kind: 'empty' } | { kind: 'demo'; state: string } | { kind: 'foreign'; contents: string[] };
+
+async function inspect(db: DemoDatabase, admin: Client): Promise<Found> {
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [db.name])).rowCount! > 0;
+    if (!exists) return { kind: 'missing' };
+    return withClient(db.url, async (client): Promise<Found> => {
+        const state = await markOf(client);
+        if (state) return { kind: 'demo', state };
+        const contents = await contentsOf(client);
+        return contents.length === 0 ? { kind: 'empty' } : { kind: 'foreign', contents };
     });
 }
 
-/**
- * Creates (or with `reset`, recreates) and seeds the demo's database; keeps one that already holds
- * the demo's tables. Returns what it did, for the log.
- */
-export async function setupPostgres(rawUrl: string, reset: boolean): Promise<string> {
-    const db = parseUrl(rawUrl);
-    const gen = artifacts();
-    const demoTables = tablesOf(gen.ddl);
-    const exists = await withClient(db.adminUrl, async (admin) => (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [db.name])).rowCount! > 0);
-    const present = exists ? await tablesIn(db.url) : [];
-    const foreign = present.filter((t) => !demoTables.includes(t));
-    if (foreign.length > 0) {
-        throw new DemoSetupError(
-            `database "${db.name}" holds tables that are not the demo's (${foreign.slice(0, 5).join(', ')}${foreign.length > 5 ? ', …' : ''}); ` +
-                'the demo leaves it alone: name a new database in DEMO_DATABASE_URL',
-        );
-    }
-    if (!reset && present.length === demoTables.length) {
-        return `using existing database "${db.name}" (DEMO_RESET=1 recreates it)`;
-    }
-    if (!reset && present.length > 0) {
-        throw new DemoSetupError(`database "${db.name}" holds only some of the demo's tables: DEMO_RESET=1 recreates it`);
-    }
-    await withClient(db.adminUrl, async (admin) => {
-        if (exists && reset) await admin.query(`DROP DATABASE "${db.name}" WITH (FORCE)`);
-        if (!exists || reset) await admin.query(`CREATE DATABASE "${db.name}"`);
-    });
-    // one simple query: PostgreSQL runs its statements as one transaction, so a failure leaves no table behind
-    await withClient(db.url, (client) => client.query(gen.ddl));
+/** Creates the tables and the mark in one transaction (one simple query), then seeds and marks the database ready. */
+async function fill(db: DemoDatabase, gen: GeneratedSchema): Promise<void> {
+    await withClient(db.url, (client) =>
+        client.query(`${gen.ddl}\nCREATE TABLE public.${MARKER} (state text NOT NULL);\nINSERT INTO public.${MARKER} VALUES ('seeding');`),
+    );
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { seedWith } = require('./seed-demo.js') as { seedWith: (prisma: unknown) => Promise<void> };
     const prisma = rawClient(gen, db.url);
@@ -122,7 +131,35 @@ export async function setupPostgres(rawUrl: string, reset: boolean): Promise<str
     } finally {
         await prisma.$disconnect();
     }
-    return `created and seeded database "${db.name}"`;
+    await withClient(db.url, (client) => client.query(`UPDATE public.${MARKER} SET state = 'ready'`));
+}
+
+/**
+ * Creates (or with `reset`, recreates) and seeds the demo's database; keeps one the demo set up before.
+ * Returns what it did, for the log.
+ */
+export async function setupPostgres(rawUrl: string, reset: boolean): Promise<string> {
+    const db = parseUrl(rawUrl);
+    const gen = artifacts();
+    return withClient(db.adminUrl, async (admin) => {
+        // one set-up at a time per database name, for instances started together (released with the connection)
+        await admin.query('SELECT pg_advisory_lock(hashtext($1))', [`zenstack-api demo ${db.name}`]);
+        const found = await inspect(db, admin);
+        if (found.kind === 'foreign') {
+            throw new DemoSetupError(
+                `database "${db.name}" holds what the demo did not create (${found.contents.join(', ')}); ` +
+                    'the demo leaves it alone, also with DEMO_RESET=1: name a new database in DEMO_DATABASE_URL',
+            );
+        }
+        if (found.kind === 'demo' && !reset) {
+            if (found.state === 'ready') return `using existing database "${db.name}" (DEMO_RESET=1 recreates it)`;
+            throw new DemoSetupError(`the demo's set-up of database "${db.name}" did not finish: DEMO_RESET=1 recreates it`);
+        }
+        if (found.kind === 'demo') await admin.query(`DROP DATABASE "${db.name}" WITH (FORCE)`);
+        if (found.kind !== 'empty') await admin.query(`CREATE DATABASE "${db.name}"`);
+        await fill(db, gen);
+        return `${found.kind === 'demo' ? 'recreated' : 'created'} and seeded database "${db.name}"`;
+    });
 }
 
 type PrismaLike = { $disconnect(): Promise<void> };

@@ -56,7 +56,7 @@ describe('demo on SQLite (npm start)', () => {
     });
 
     it('creates and seeds its database, then answers what the README shows', async () => {
-        const setup = setupDemoDb(env);
+        const setup = await setupDemoDb(env);
         expect(setup).toEqual({ status: 0, output: expect.stringContaining(`created and seeded ${path.relative(PROJECT_ROOT, dbFile)}`) });
         demo = await startDemo(env);
         expect(demo.banner).toContain(`with SQLite`);
@@ -70,13 +70,13 @@ describe('demo on SQLite (npm start)', () => {
         expect(await demo!.stop()).toBe(0);
         demo = undefined;
 
-        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing') });
+        expect(await setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing') });
         demo = await startDemo(env);
         expect(await titlesOf(demo.url, 1)).toContain('Hello from the demo test');
         await demo.stop();
         demo = undefined;
 
-        expect(setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining('created and seeded') });
+        expect(await setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining('created and seeded') });
         demo = await startDemo(env);
         expect(await titlesOf(demo.url, 1)).toEqual(["Alice's first post", "Alice's draft"]);
     });
@@ -85,23 +85,42 @@ describe('demo on SQLite (npm start)', () => {
 describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
     const id = randomBytes(6).toString('hex');
     const dbName = `zsapi_demo_${id}`;
-    const foreignName = `zsapi_demo_foreign_${id}`;
     const env = { DEMO_DATABASE_URL: `${PG_URL_BASE}/${dbName}`, DEMO_PUBLIC_URL: 'https://api.example.test' };
     const running: RunningDemo[] = [];
 
+    /** Starts instances together; every one that started is stopped in afterAll, also when another failed. */
+    async function startAll(count: number): Promise<RunningDemo[]> {
+        const settled = await Promise.allSettled(Array.from({ length: count }, () => startDemo(env)));
+        for (const s of settled) if (s.status === 'fulfilled') running.push(s.value);
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failed) throw failed.reason;
+        return settled.map((s) => (s as PromiseFulfilledResult<RunningDemo>).value);
+    }
+
+    async function query(database: string, sql: string): Promise<unknown[]> {
+        const client = new Client({ connectionString: `${PG_URL_BASE}/${database}` });
+        await client.connect();
+        try {
+            return (await client.query(sql)).rows;
+        } finally {
+            await client.end();
+        }
+    }
+
     afterAll(async () => {
         await Promise.all(running.map((d) => d.stop()));
-        if (await requirePg()) {
-            await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-            await pgAdminQuery(`DROP DATABASE IF EXISTS "${foreignName}" WITH (FORCE)`);
-        }
+        if (await requirePg()) await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     });
 
-    it('creates and seeds its own database, and two instances serve it as one API', async () => {
+    it('creates and seeds its own database once when two instances start together, and both serve it as one API', async () => {
         if (!(await requirePg())) return;
-        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining(`created and seeded database "${dbName}"`) });
-        const [a, b] = await Promise.all([startDemo(env), startDemo(env)]);
-        running.push(a, b);
+        const setups = await Promise.all([setupDemoDb(env), setupDemoDb(env)]);
+        expect(setups.map((s) => s.status)).toEqual([0, 0]);
+        const said = setups.map((s) => s.output).join('\n');
+        expect(said.match(/created and seeded database/g)).toHaveLength(1);
+        expect(said).toContain(`using existing database "${dbName}"`);
+
+        const [a, b] = await startAll(2);
         expect(a.banner).toContain(`with PostgreSQL database "${dbName}"`);
         await expectReadmeAnswers(a.url);
 
@@ -118,34 +137,43 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
         expect(await titlesOf(a.url, 1)).toContain('Hello from the demo test');
     });
 
-    it('keeps its database on the next set-up, and DEMO_RESET=1 recreates it', async () => {
+    it('keeps its database on the next set-up, refuses one whose set-up did not finish, and DEMO_RESET=1 recreates it', async () => {
         if (!(await requirePg())) return;
-        expect(setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing database') });
+        expect(await setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing database') });
         await Promise.all(running.splice(0).map((d) => d.stop()));
-        expect(setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining(`created and seeded database "${dbName}"`) });
-        const demo = await startDemo(env);
-        running.push(demo);
+
+        // as if the set-up had been killed while seeding
+        await query(dbName, "UPDATE _zenstack_api_demo SET state = 'seeding'");
+        const interrupted = await setupDemoDb(env);
+        expect(interrupted.status).toBe(1);
+        expect(interrupted.output).toContain(`the demo's set-up of database "${dbName}" did not finish: DEMO_RESET=1 recreates it`);
+
+        expect(await setupDemoDb({ ...env, DEMO_RESET: '1' })).toEqual({ status: 0, output: expect.stringContaining(`recreated and seeded database "${dbName}"`) });
+        expect(await query(dbName, 'SELECT state FROM _zenstack_api_demo')).toEqual([{ state: 'ready' }]);
+        const [demo] = await startAll(1);
         expect(await titlesOf(demo.url, 2)).toEqual(["Bob's first post", "Bob's draft"]);
     });
 
-    it("leaves a database holding other tables alone, also with DEMO_RESET=1", async () => {
+    it.each([
+        ['a table of its own', 'CREATE TABLE accounts (id int PRIMARY KEY); INSERT INTO accounts VALUES (7)', 'public.accounts', 'SELECT id FROM accounts'],
+        ['a table named like one of the demo\'s', 'CREATE TABLE "User" (id int); INSERT INTO "User" VALUES (7)', 'public."User"', 'SELECT id FROM "User"'],
+        ['the demo\'s tables in another schema', 'CREATE SCHEMA other; CREATE TABLE other."Post" (id int); INSERT INTO other."Post" VALUES (7)', 'other."Post"', 'SELECT id FROM other."Post"'],
+    ])('leaves a database holding %s alone, also with DEMO_RESET=1', async (_what, create, named, read) => {
         if (!(await requirePg())) return;
-        await pgAdminQuery(`CREATE DATABASE "${foreignName}"`);
-        const client = new Client({ connectionString: `${PG_URL_BASE}/${foreignName}` });
-        await client.connect();
+        const foreign = `zsapi_demo_foreign_${randomBytes(6).toString('hex')}`;
+        await pgAdminQuery(`CREATE DATABASE "${foreign}"`);
         try {
-            await client.query('CREATE TABLE accounts (id int primary key); INSERT INTO accounts VALUES (7)');
+            await query(foreign, create);
             for (const reset of ['0', '1']) {
-                const setup = setupDemoDb({ DEMO_DATABASE_URL: `${PG_URL_BASE}/${foreignName}`, DEMO_RESET: reset });
+                const setup = await setupDemoDb({ DEMO_DATABASE_URL: `${PG_URL_BASE}/${foreign}`, DEMO_RESET: reset });
                 expect(setup.status).toBe(1);
-                expect(setup.output).toContain(`database "${foreignName}" holds tables that are not the demo's (accounts)`);
+                expect(setup.output).toContain(`database "${foreign}" holds what the demo did not create (${named}`);
                 expect(setup.output).not.toMatch(/\n\s+at /); // told in one line, no stack
             }
-            const { rows } = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-            expect(rows).toEqual([{ table_name: 'accounts' }]);
-            expect((await client.query('SELECT id FROM accounts')).rows).toEqual([{ id: 7 }]);
+            expect(await query(foreign, read)).toEqual([{ id: 7 }]);
+            expect(await query(foreign, "SELECT to_regclass('public._zenstack_api_demo') AS marked")).toEqual([{ marked: null }]);
         } finally {
-            await client.end();
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${foreign}" WITH (FORCE)`);
         }
     });
 
@@ -154,9 +182,11 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
         [`${PG_URL_BASE}/postgres`, 'a database of its own, not in "postgres"'],
         [`${PG_URL_BASE}/`, 'must name a database'],
         [`${PG_URL_BASE}/bad-name`, 'must name a database'],
-    ])('refuses DEMO_DATABASE_URL %s', (url, message) => {
-        const setup = setupDemoDb({ DEMO_DATABASE_URL: url });
+        [`${PG_URL_BASE}/zs%ZZ`, 'must name a database'],
+    ])('refuses DEMO_DATABASE_URL %s', async (url, message) => {
+        const setup = await setupDemoDb({ DEMO_DATABASE_URL: url });
         expect(setup.status).toBe(1);
         expect(setup.output).toContain(message);
+        expect(setup.output).not.toMatch(/\n\s+at /);
     });
 });

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../support/generate';
 
@@ -9,15 +9,27 @@ import { PROJECT_ROOT } from '../support/generate';
 
 export type DemoEnv = Record<string, string>;
 
-/** Runs the demo's database set-up and returns its exit code and output. */
-export function setupDemoDb(env: DemoEnv): { status: number | null; output: string } {
-    const result = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/setup-db.js')], {
+/** Runs the demo's database set-up; resolves with its exit code and output. */
+export function setupDemoDb(env: DemoEnv): Promise<{ status: number | null; output: string }> {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'scripts/setup-db.js')], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, ...env },
-        encoding: 'utf8',
-        timeout: 110_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`the set-up did not finish within 110 s:\n${output}`));
+        }, 110_000);
+        // 'close': after the output has been read to its end
+        child.once('close', (status) => {
+            clearTimeout(timer);
+            resolve({ status, output });
+        });
+    });
 }
 
 export interface RunningDemo {
