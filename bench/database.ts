@@ -48,6 +48,31 @@ function removeSqlite(file: string): void {
     for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
 }
 
+/** Databases this process made and has not removed yet (PostgreSQL databases, SQLite copies): removed on Ctrl-C too. */
+const created = new Map<string, () => Promise<void>>();
+
+/** Creates a PostgreSQL database (from `template` when given), dropping a leftover of the same name first. */
+export async function createPgDatabase(name: string, template?: string): Promise<void> {
+    await pgAdminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    created.set(name, () => dropPgDatabase(name));
+    await pgAdminQuery(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+}
+
+export async function dropPgDatabase(name: string): Promise<void> {
+    await pgAdminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    created.delete(name);
+}
+
+// Ctrl-C (or SIGTERM) ends the run: the databases it made go first, within 10 s (PostgreSQL's FORCE cuts the
+// servers' connections; bench/processes.ts kills the servers themselves)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+        const done = () => process.exit(130);
+        setTimeout(done, 10_000).unref();
+        void Promise.allSettled([...created.values()].map((remove) => remove())).then(done);
+    });
+}
+
 /** PostgreSQL copies are made one at a time: a template database serves one CREATE DATABASE at once. */
 let copying: Promise<unknown> = Promise.resolve();
 
@@ -57,15 +82,17 @@ export async function copyDatabase(provider: BenchProvider, seed: string, name: 
         fs.mkdirSync(RUN_DIR, { recursive: true });
         const file = path.join(RUN_DIR, `${name}-${process.pid}.db`);
         removeSqlite(file);
+        const remove = async () => {
+            removeSqlite(file);
+            created.delete(file);
+        };
+        created.set(file, remove);
         fs.copyFileSync(seed, file);
-        return { location: file, remove: async () => removeSqlite(file) };
+        return { location: file, remove };
     }
     const database = pgName('zsapi_bench', name, String(process.pid));
-    const create = copying.then(async () => {
-        await pgAdminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-        await pgAdminQuery(`CREATE DATABASE "${database}" TEMPLATE "${seed}"`);
-    });
+    const create = copying.then(() => createPgDatabase(database, seed));
     copying = create.catch(() => undefined);
     await create;
-    return { location: postgresUrl(database), remove: () => pgAdminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`) };
+    return { location: postgresUrl(database), remove: () => dropPgDatabase(database) };
 }

@@ -31,7 +31,10 @@ export interface Bench {
 export async function openBench(tag: string, impls: readonly string[]): Promise<Bench> {
     const setup = await prepareData();
     buildOurs();
-    const copy = await copyDatabase(setup.provider, setup.seed, tag);
+    const copy = await copyDatabase(setup.provider, setup.seed, tag).catch(async (err: unknown) => {
+        await setup.release();
+        throw err;
+    });
     const db = await openDatabase(setup.generatedDir, copy.location).catch(async (err: unknown) => {
         await copy.remove();
         await setup.release();

@@ -29,8 +29,11 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
     for (const child of live) child.kill('SIGKILL');
 });
+// on Ctrl-C bench/database.ts drops the run's PostgreSQL databases and exits; the servers go at once
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => process.exit(130));
+    process.once(signal, () => {
+        for (const child of live) child.kill('SIGKILL');
+    });
 }
 
 export async function startServer(options: StartOptions): Promise<ServerProcess> {

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import ts from 'typescript';
 import { generateSchema } from '../tests/support/generate';
-import { pgAdminQuery } from '../tests/support/postgres';
 import { BENCH_DIR, DATA_DIR, OURS_DIST, PROJECT_ROOT, SERVER_BUILD } from './config';
-import { benchProvider, pgName, postgresUrl, type BenchProvider } from './database';
+import { benchProvider, createPgDatabase, dropPgDatabase, pgName, postgresUrl, type BenchProvider } from './database';
 import { SEED_VERSION, seedRows } from './seed';
 
 /** Everything a server process needs to start: the generated schema and the seeded database. */
@@ -80,8 +79,7 @@ async function withPg(database: string, fn: (client: Client) => Promise<void>): 
 
 /** Creates and seeds the PostgreSQL database the copies are made from (statistics included: copies inherit them). */
 async function seedPostgres(generatedDir: string, ddl: string, database: string): Promise<void> {
-    await pgAdminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-    await pgAdminQuery(`CREATE DATABASE "${database}"`);
+    await createPgDatabase(database);
     await withPg(database, (client) => client.query(ddl).then(() => undefined));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
@@ -113,7 +111,7 @@ export async function prepareData(): Promise<BenchSetup> {
     const gen = generateSchema(zmodel, provider);
     if (provider === 'postgresql') {
         const seed = pgName('zsapi_bench_seed', path.basename(gen.dir), `v${SEED_VERSION}`, String(process.pid));
-        const release = () => pgAdminQuery(`DROP DATABASE IF EXISTS "${seed}" WITH (FORCE)`);
+        const release = () => dropPgDatabase(seed);
         log(`seeding PostgreSQL database ${seed} ...`);
         await seedPostgres(gen.dir, gen.ddl, seed).catch(async (err: unknown) => {
             await release();
