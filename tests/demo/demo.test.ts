@@ -4,39 +4,13 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT } from '../support/generate';
 import { describePg, pgAdminQuery, PG_URL_BASE, requirePg } from '../support/postgres';
+import { expectReadmeAnswers } from './readme-requests';
 import { call, q, setupDemoDb, startDemo, type RunningDemo } from './support';
 
 /**
  * The demo behind `npm start`, on SQLite (the default) and on PostgreSQL (DEMO_DATABASE_URL): its database
  * set-up and the README's requests, against the running server.
  */
-
-const PUBLISHED_TITLES = ["Alice's first post", "Bob's first post", "Carol's first post"];
-
-/** The requests of the README's "Try it" sections, and what it says they answer. */
-async function expectReadmeAnswers(base: string): Promise<void> {
-    const published = await call(`${base}/api/rpc/post/findMany?${q({ select: { id: true, title: true }, orderBy: { id: 'asc' } })}`);
-    expect(published.status).toBe(200);
-    expect(published.body.data.map((p: { title: string }) => p.title)).toEqual(PUBLISHED_TITLES);
-
-    const created = await call(`${base}/api/rpc/post/create`, { method: 'POST', user: 1, body: { data: { title: 'Hello from the demo test', author: { connect: { id: 1 } } } } });
-    expect(created.status).toBe(201);
-    expect(created.body.meta.serialization.values.createdAt).toEqual(['Date']);
-
-    const denied = await call(`${base}/api/rpc/post/update`, { method: 'PUT', user: 2, body: { where: { id: 1 }, data: { title: 'hijacked' } } });
-    expect(denied.status).toBe(403);
-    expect(denied.body.error.reason).toBe('ACCESS_POLICY_VIOLATION');
-
-    const typed = await call(`${base}/api/rpc/allTypes/findUnique?${q({ where: { id: 'sample' }, select: { bigInt: true, decimal: true, bytes: true } })}`);
-    expect(typed.body).toEqual({
-        data: { bigInt: '9007199254740993', decimal: '12.345', bytes: Buffer.from('zenstack').toString('base64') },
-        meta: { serialization: { values: { bigInt: ['bigint'], decimal: [['custom', 'Decimal']], bytes: [['custom', 'Bytes']] } } },
-    });
-
-    // a draft is not found for anyone but its author
-    expect((await call(`${base}/api/rest/post/2`)).status).toBe(404);
-    expect((await call(`${base}/api/rest/post/2`, { user: 1 })).status).toBe(200);
-}
 
 async function titlesOf(base: string, user: number): Promise<string[]> {
     const res = await call(`${base}/api/rpc/post/findMany?${q({ where: { authorId: user }, orderBy: { id: 'asc' } })}`, { user });
@@ -66,13 +40,13 @@ describe('demo on SQLite (npm start)', () => {
     });
 
     it('keeps its database on the next start, and DEMO_RESET=1 recreates it', async () => {
-        expect(await titlesOf(demo!.url, 1)).toEqual(["Alice's first post", "Alice's draft", 'Hello from the demo test']);
+        expect(await titlesOf(demo!.url, 1)).toEqual(["Alice's first post", "Alice's draft", 'Hello from curl', 'Hello JSON:API']);
         expect(await demo!.stop()).toBe(0);
         demo = undefined;
 
         expect(await setupDemoDb(env)).toEqual({ status: 0, output: expect.stringContaining('using existing') });
         demo = await startDemo(env);
-        expect(await titlesOf(demo.url, 1)).toContain('Hello from the demo test');
+        expect(await titlesOf(demo.url, 1)).toContain('Hello JSON:API');
         await demo.stop();
         demo = undefined;
 
@@ -122,7 +96,7 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
 
         const [a, b] = await startAll(2);
         expect(a.banner).toContain(`with PostgreSQL database "${dbName}"`);
-        await expectReadmeAnswers(a.url);
+        await expectReadmeAnswers(a.url, 'https://api.example.test/api/rest');
 
         // what one instance writes, the other serves: the handlers keep no state of their own
         const created = await call(`${b.url}/api/rest/post`, {
@@ -134,7 +108,7 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
         // links use the public URL the instances sit behind, not their own ports
         expect(created.body.data.links.self).toBe(`https://api.example.test/api/rest/post/${created.body.data.id}`);
         expect(await titlesOf(a.url, 2)).toEqual(["Bob's first post", "Bob's draft", 'Written through instance B']);
-        expect(await titlesOf(a.url, 1)).toContain('Hello from the demo test');
+        expect(await titlesOf(a.url, 1)).toContain('Hello from curl');
     });
 
     it('keeps its database on the next set-up, refuses one whose set-up did not finish, and DEMO_RESET=1 recreates it', async () => {

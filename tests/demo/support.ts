@@ -79,14 +79,17 @@ export function startDemo(env: DemoEnv): Promise<RunningDemo> {
     });
 }
 
-/** A request to the demo as one of its seeded users (`x-user-id`), or anonymous. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the JSON bodies they expect
-export async function call(url: string, init: { method?: string; user?: number; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+/** A request to the demo as one of its seeded users (`x-user-id`), or anonymous; bodies are sent as `contentType` (JSON by default). */
+export async function call(
+    url: string,
+    init: { method?: string; user?: number; body?: unknown; contentType?: string } = {},
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests read the JSON bodies they expect
+): Promise<{ status: number; body: any; headers: Headers }> {
+    const headers: Record<string, string> = { 'content-type': init.contentType ?? 'application/json' };
     if (init.user !== undefined) headers['x-user-id'] = String(init.user);
     const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
 
 /** The RPC `q` parameter of a read. */
