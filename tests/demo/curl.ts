@@ -64,7 +64,7 @@ function toExample(args: string[], text: string): CurlExample {
         else if (a === '--data-urlencode') {
             const [name, ...value] = args[++i].split('=');
             query.push(`${name}=${encodeURIComponent(value.join('='))}`);
-        } else if (['-i', '-s', '-g'].includes(a) || /^-[sgi]+$/.test(a)) continue;
+        } else if (/^-[sgi]+$/.test(a)) continue;
         else if (a.startsWith('http')) url = a;
         else throw new Error(`curl option not understood: ${a} in ${text}`);
     }
