@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import ts from 'typescript';
 import { generateSchema } from '../tests/support/generate';
+import { withPgDatabase } from '../tests/support/postgres';
 import { BENCH_DIR, DATA_DIR, OURS_DIST, PROJECT_ROOT, SERVER_BUILD } from './config';
 import { benchProvider, createPgDatabase, dropPgDatabase, pgName, postgresUrl, type BenchProvider } from './database';
 import { SEED_VERSION, seedRows } from './seed';
@@ -67,20 +67,10 @@ async function seedSqlite(generatedDir: string, ddl: string, file: string): Prom
     fs.renameSync(tmp, file);
 }
 
-async function withPg(database: string, fn: (client: Client) => Promise<void>): Promise<void> {
-    const client = new Client({ connectionString: postgresUrl(database) });
-    await client.connect();
-    try {
-        await fn(client);
-    } finally {
-        await client.end();
-    }
-}
-
 /** Creates and seeds the PostgreSQL database the copies are made from (statistics included: copies inherit them). */
 async function seedPostgres(generatedDir: string, ddl: string, database: string): Promise<void> {
     await createPgDatabase(database);
-    await withPg(database, (client) => client.query(ddl).then(() => undefined));
+    await withPgDatabase(database, (client) => client.query(ddl));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PrismaClient } = require(path.join(generatedDir, 'prisma-client'));
     const { PrismaPg } = await import('@prisma/adapter-pg');
@@ -90,7 +80,7 @@ async function seedPostgres(generatedDir: string, ddl: string, database: string)
     } finally {
         await prisma.$disconnect();
     }
-    await withPg(database, async (client) => {
+    await withPgDatabase(database, async (client) => {
         // the rows were inserted with their ids: move each id sequence past them, for the create scenarios
         for (const table of ['User', 'Profile', 'Post', 'Comment']) {
             await client.query(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT MAX(id) FROM "${table}"))`);

@@ -2,15 +2,20 @@ import { Client } from 'pg';
 
 export const PG_URL_BASE = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
 
-/** Runs one statement on the server's `postgres` database (create/drop test databases). */
-export async function pgAdminQuery(sql: string): Promise<void> {
-    const client = new Client({ connectionString: `${PG_URL_BASE}/postgres`, connectionTimeoutMillis: 3000 });
+/** Runs `fn` on a connection of its own to `database` on the server at PG_URL_BASE, closed afterwards. */
+export async function withPgDatabase<T>(database: string, fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = new Client({ connectionString: `${PG_URL_BASE}/${database}`, connectionTimeoutMillis: 3000 });
     await client.connect();
     try {
-        await client.query(sql);
+        return await fn(client);
     } finally {
         await client.end();
     }
+}
+
+/** Runs one statement on the server's `postgres` database (create/drop test databases). */
+export async function pgAdminQuery(sql: string): Promise<void> {
+    await withPgDatabase('postgres', (client) => client.query(sql));
 }
 
 let available: Promise<boolean> | undefined;

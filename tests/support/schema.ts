@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import { generateSchema, PROJECT_ROOT, type Provider } from './generate';
-import { pgAdminQuery, PG_URL_BASE } from './postgres';
+import { pgAdminQuery, PG_URL_BASE, withPgDatabase } from './postgres';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
 
 export type { Provider } from './generate';
@@ -116,14 +116,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
     } else {
         const dbName = `zsapi_test_${id}`;
         await pgAdminQuery(`CREATE DATABASE "${dbName}"`);
-        const { Client } = await import('pg');
-        const client = new Client({ connectionString: `${PG_URL_BASE}/${dbName}` });
-        await client.connect();
-        try {
-            await client.query(gen.ddl);
-        } finally {
-            await client.end();
-        }
+        await withPgDatabase(dbName, (client) => client.query(gen.ddl));
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
         prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
