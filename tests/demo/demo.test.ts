@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { PROJECT_ROOT } from '../support/generate';
-import { describePg, pgAdminQuery, PG_URL_BASE, requirePg } from '../support/postgres';
+import { describePg, pgAdminQuery, PG_URL_BASE, requirePg, withPgDatabase } from '../support/postgres';
 import { expectReadmeAnswers } from './readme-requests';
 import { call, q, setupDemoDb, startDemo, type RunningDemo } from './support';
 
@@ -71,15 +70,7 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
         return settled.map((s) => (s as PromiseFulfilledResult<RunningDemo>).value);
     }
 
-    async function query(database: string, sql: string): Promise<unknown[]> {
-        const client = new Client({ connectionString: `${PG_URL_BASE}/${database}` });
-        await client.connect();
-        try {
-            return (await client.query(sql)).rows;
-        } finally {
-            await client.end();
-        }
-    }
+    const query = (database: string, sql: string): Promise<unknown[]> => withPgDatabase(database, async (client) => (await client.query(sql)).rows);
 
     afterAll(async () => {
         await Promise.all(running.map((d) => d.stop()));
@@ -126,6 +117,24 @@ describePg('demo on PostgreSQL (DEMO_DATABASE_URL=… npm start)', () => {
         expect(await query(dbName, 'SELECT state FROM _zenstack_api_demo')).toEqual([{ state: 'ready' }]);
         const [demo] = await startAll(1);
         expect(await titlesOf(demo.url, 2)).toEqual(["Bob's first post", "Bob's draft"]);
+    });
+
+    it('fills an empty database it is named, marks it, and refuses a server it cannot reach in one line', async () => {
+        if (!(await requirePg())) return;
+        const empty = `zsapi_demo_empty_${randomBytes(6).toString('hex')}`;
+        await pgAdminQuery(`CREATE DATABASE "${empty}"`);
+        try {
+            expect(await setupDemoDb({ DEMO_DATABASE_URL: `${PG_URL_BASE}/${empty}` })).toEqual({ status: 0, output: expect.stringContaining(`created and seeded database "${empty}"`) });
+            expect(await query(empty, 'SELECT state FROM _zenstack_api_demo')).toEqual([{ state: 'ready' }]);
+            expect(await query(empty, 'SELECT count(*)::int AS n FROM "Post"')).toEqual([{ n: 6 }]);
+        } finally {
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${empty}" WITH (FORCE)`);
+        }
+        // nothing listens on port 1
+        const unreachable = await setupDemoDb({ DEMO_DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/zsapi_demo_nowhere' });
+        expect(unreachable.status).toBe(1);
+        expect(unreachable.output).toContain('cannot connect to PostgreSQL at 127.0.0.1:1');
+        expect(unreachable.output).not.toMatch(/\n\s+at /);
     });
 
     it.each([
