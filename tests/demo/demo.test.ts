@@ -4,7 +4,8 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../support/generate';
 import { describePg, pgAdminQuery, PG_URL_BASE, requirePg, withPgDatabase } from '../support/postgres';
 import { expectReadmeAnswers } from './readme-requests';
-import { call, q, setupDemoDb, startDemo, type RunningDemo } from './support';
+import { q } from '../reliability/support/http';
+import { call, setupDemoDb, startDemo, type RunningDemo } from './support';
 
 /**
  * The demo behind `npm start`, on SQLite (the default) and on PostgreSQL (DEMO_DATABASE_URL): its database
@@ -12,7 +13,7 @@ import { call, q, setupDemoDb, startDemo, type RunningDemo } from './support';
  */
 
 async function titlesOf(base: string, user: number): Promise<string[]> {
-    const res = await call(`${base}/api/rpc/post/findMany?${q({ where: { authorId: user }, orderBy: { id: 'asc' } })}`, { user });
+    const res = await call(`${base}/api/rpc/post/findMany${q({ where: { authorId: user }, orderBy: { id: 'asc' } })}`, { user });
     expect(res.status).toBe(200);
     return res.body.data.map((p: { title: string }) => p.title);
 }

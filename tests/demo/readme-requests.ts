@@ -1,4 +1,5 @@
-import { call, q } from './support';
+import { q } from '../reliability/support/http';
+import { call } from './support';
 
 /**
  * The requests of the README's "Try it" sections, in their order, on a freshly seeded demo, and what the
@@ -8,7 +9,7 @@ import { call, q } from './support';
 const JSON_API = 'application/vnd.api+json';
 
 async function rpcExamples(base: string): Promise<void> {
-    const published = await call(`${base}/api/rpc/post/findMany?${q({ where: { published: true }, select: { id: true, title: true }, take: 2 })}`);
+    const published = await call(`${base}/api/rpc/post/findMany${q({ where: { published: true }, select: { id: true, title: true }, take: 2 })}`);
     expect(published.body).toEqual({ data: [{ id: 1, title: "Alice's first post" }, { id: 3, title: "Bob's first post" }] });
 
     const created = await call(`${base}/api/rpc/post/create`, { method: 'POST', user: 1, body: { data: { title: 'Hello from curl', author: { connect: { id: 1 } } } } });

@@ -91,8 +91,3 @@ export async function call(
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
-
-/** The RPC `q` parameter of a read. */
-export function q(args: unknown): string {
-    return `q=${encodeURIComponent(JSON.stringify(args))}`;
-}
