@@ -182,9 +182,70 @@ export function rawBody(body: fc.Arbitrary<unknown>): fc.Arbitrary<string | unde
     );
 }
 
+/**
+ * Values a database may refuse to store or compare although they are valid JSON: a NUL byte in text
+ * (PostgreSQL), a lone surrogate, LIKE wildcards and quotes, dates beyond what a column holds (PostgreSQL
+ * keeps 4713 BC to 294276 AD, JavaScript ±275760), integers beyond 32 and 64 bits, float extremes.
+ */
+const STORED_HOSTILE_VALUES: readonly unknown[] = [
+    'a\u0000b',
+    '\u0000',
+    '\ud800',
+    '%_\\\'"',
+    "'; DROP TABLE \"Post\"; --",
+    '-271821-04-20T00:00:00.000Z',
+    '+275760-09-13T00:00:00.000Z',
+    '0000-01-01T00:00:00.000Z',
+    '2024-02-30T00:00:00.000Z',
+    '9223372036854775808',
+    '-9223372036854775809',
+    2 ** 31,
+    2 ** 63,
+    -(2 ** 63) - 1025,
+    1.7976931348623157e308,
+    5e-324,
+    // beyond what a PostgreSQL b-tree index entry holds (about 2.7 KB): a unique column's value, or a key
+    'x'.repeat(12_000),
+];
+const storedHostile = fc.constantFrom(...STORED_HOSTILE_VALUES);
+const text = (v: unknown) => (typeof v === 'string' ? v : String(v));
+/** A query value: what a URL can carry (percent-encoding takes only well-formed text: a lone surrogate becomes U+FFFD). */
+const uri = (v: unknown) => encodeURIComponent(text(v).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+
+/** Plausible calls and bodies carrying such values where they reach a column or a filter. */
+export const storedValueCall: fc.Arbitrary<{ model: string; op: string; args: unknown }> = storedHostile.chain((v) =>
+    fc.constantFrom(
+        { model: 'post', op: 'create', args: { data: { title: text(v), author: { connect: { id: 1 } } } } },
+        { model: 'post', op: 'update', args: { where: { id: 1 }, data: { title: text(v), viewCount: v } } },
+        { model: 'post', op: 'findMany', args: { where: { title: { contains: text(v) } } } },
+        { model: 'post', op: 'findMany', args: { where: { OR: [{ title: text(v) }, { viewCount: { gt: v } }, { createdAt: { lt: v } }] } } },
+        { model: 'user', op: 'findMany', args: { where: { email: { startsWith: text(v), mode: 'insensitive' } } } },
+        { model: 'user', op: 'upsert', args: { where: { email: text(v) }, create: { email: text(v) }, update: { name: text(v) } } },
+        { model: 'allTypes', op: 'create', args: { data: { string: text(v), json: { k: v, [text(v).slice(0, 40)]: [v] } } } },
+        { model: 'allTypes', op: 'create', args: { data: { dateTime: v, int: v, float: v, bigInt: v, decimal: v } } },
+        { model: 'allTypes', op: 'updateMany', args: { where: { json: { equals: v } }, data: { string: text(v) } } },
+        { model: 'allTypes', op: 'findMany', args: { where: { OR: [{ dateTime: { gte: v } }, { bigInt: { lt: v } }, { decimal: v }, { string: { endsWith: text(v) } }] } } },
+    ),
+);
+
+export const storedValueRest: fc.Arbitrary<{ path: string; search: string; method: string; body: unknown }> = storedHostile.chain((v) =>
+    fc.constantFrom(
+        { method: 'POST', path: '/post', search: '', body: { data: { type: 'post', attributes: { title: text(v) }, relationships: { author: { data: { type: 'user', id: 1 } } } } } },
+        { method: 'PATCH', path: '/post/1', search: '', body: { data: { type: 'post', id: '1', attributes: { title: text(v), viewCount: v } } } },
+        { method: 'POST', path: '/allTypes', search: '', body: { data: { type: 'allTypes', attributes: { string: text(v), dateTime: v, int: v, bigInt: v, decimal: v, json: { k: v } } } } },
+        { method: 'GET', path: '/post', search: `?filter[title$contains]=${uri(v)}`, body: undefined },
+        { method: 'GET', path: '/post', search: `?filter[viewCount$gt]=${uri(v)}&filter[createdAt$lt]=${uri(v)}`, body: undefined },
+        { method: 'GET', path: '/allTypes', search: `?filter[dateTime]=${uri(v)}&filter[bigInt$gte]=${uri(v)}`, body: undefined },
+        { method: 'GET', path: '/allTypes', search: `?filter[decimal$lt]=${uri(v)}&filter[string$startsWith]=${uri(v)}`, body: undefined },
+        { method: 'GET', path: `/user/${uri(text(v).slice(0, 100))}`, search: '', body: undefined },
+        { method: 'PATCH', path: '/post/1/relationships/comments', search: '', body: { data: [{ type: 'comment', id: v }] } },
+    ),
+);
+
 const queryValue = fc.oneof(
     fc.string({ maxLength: 20 }),
     fc.constantFrom('', 'true', 'false', '-1', '0', '1e309', 'NaN', '1,2,3', ',', 'x'.repeat(5000), '2024-01-01', 'null'),
+    storedHostile.map((v) => decodeURIComponent(uri(v)).slice(0, 5000)),
     hostileJson.map((j) => JSON.stringify(j) ?? ''),
 );
 

@@ -44,6 +44,12 @@ export async function seedBlog(schema: TestSchema): Promise<void> {
     await prisma.user.create({ data: { id: 1, email: 'u1@x', name: 'One', posts: { create: [{ id: 1, title: 'p1', published: true, comments: { create: [{ content: 'c1' }] } }, { id: 2, title: 'draft1' }] } } });
     await prisma.user.create({ data: { id: 2, email: 'u2@x', name: 'Two', posts: { create: [{ id: 3, title: 'p3', published: true }] } } });
     await prisma.allTypes.create({ data: { id: 'sample', bytes: Buffer.from('hi'), bigInt: 5n, decimal: '1.5', json: { a: 1 }, ownerId: 1 } });
+    if (schema.provider === 'postgresql') {
+        // explicit ids leave PostgreSQL's sequences behind: move them on, or every generated create collides
+        for (const table of ['User', 'Post']) {
+            await prisma.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT MAX(id) FROM "${table}"))`);
+        }
+    }
 }
 
 /** Serves both handlers through both base adapters: a loopback node:http server and an in-process fetch handler. */
