@@ -1,4 +1,5 @@
 import vm from 'node:vm';
+import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { rpcCaller, type RpcCaller } from './support';
 
@@ -130,6 +131,29 @@ describe('payloads', () => {
             const res = await call('POST', '/post/create', { body });
             expect({ body, status: res.status }).toEqual({ body, status: 400 });
         }
+    });
+});
+
+describe('a query a framework parsed itself', () => {
+    it('q or meta that is not JSON text (qs turns q[where][id]=1 into an object) is a 400, not a crash', async () => {
+        const handler = RPCApiHandler();
+        const prisma = s.enhance({ id: 1 });
+        const queries: Array<Record<string, unknown>> = [
+            { q: { where: { id: '1' } } },
+            { q: [{ where: {} }] },
+            { q: 5 },
+            { q: '{}', meta: { serialization: 'x' } },
+            { q: '{}', meta: [{ serialization: {} }] },
+        ];
+        for (const query of queries) {
+            const res = await handler({ method: 'GET', path: '/post/findMany', query: query as Record<string, string>, prisma, modelMeta: s.modelMeta, logger: null });
+            expect({ query, status: res.status }).toEqual({ query, status: 400 });
+            expect((res.body as { error: { message: string } }).error.message).toMatch(/^invalid "(q|meta)" query parameter: must be JSON text$/);
+        }
+        // the text form of the same request still works
+        const ok = await handler({ method: 'GET', path: '/post/findMany', query: { q: '{"where":{"title":"keep"}}' }, prisma, modelMeta: s.modelMeta, logger: null });
+        expect(ok.status).toBe(200);
+        expect((ok.body as { data: unknown }).data).toEqual([expect.objectContaining({ title: 'keep' })]);
     });
 });
 

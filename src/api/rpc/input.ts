@@ -77,14 +77,22 @@ export function assertSafeJson(value: unknown, what: string): void {
     }
 }
 
-function single(value: string | string[] | undefined, name: string): string | undefined {
+/**
+ * The one text value of a query parameter. A handler called directly may get a query a framework parsed
+ * itself (qs turns `q[where][id]=1` into an object): anything but JSON text is a 400, not a crash.
+ */
+function single(value: unknown, name: string): string | undefined {
+    let one = value;
     if (Array.isArray(value)) {
         if (value.length > 1) {
             throw new BadRequestError(`query parameter "${name}" must be given once`);
         }
-        return value[0];
+        one = value[0];
     }
-    return value;
+    if (one !== undefined && typeof one !== 'string') {
+        throw new BadRequestError(`invalid "${name}" query parameter: must be JSON text`);
+    }
+    return one;
 }
 
 function parseJsonText(text: string, what: string): unknown {
@@ -128,7 +136,7 @@ function readMetaEnvelope(meta: unknown, what: string): Record<string, unknown> 
 }
 
 /** Arguments of a GET/DELETE operation: `q` (JSON object) and optional `meta` (`{"serialization": …}`). */
-export function readQueryArgs(query: Record<string, string | string[] | undefined> | undefined): RawArgs {
+export function readQueryArgs(query: Record<string, unknown> | undefined): RawArgs {
     const q = single(query?.q, 'q');
     let json: Args = {};
     if (q !== undefined && q !== '') {
