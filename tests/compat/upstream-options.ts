@@ -43,6 +43,8 @@ type Expect<T extends true> = T;
 
 export type OptionChecks = [
     Expect<Compatible<Rest.RestApiHandlerOptions, Parameters<typeof UpRest.RestApiHandler>[0]>>,
+    // the type name 2.x exports for them, so `import type { Options }` keeps compiling
+    Expect<Compatible<Rest.Options, UpRest.Options>>,
     Expect<Compatible<Types.AdapterBaseOptions, UpTypes.AdapterBaseOptions>>,
     Expect<Compatible<Types.LoggerConfig, UpTypes.LoggerConfig>>,
     Expect<Compatible<Express.MiddlewareOptions, UpExpress.MiddlewareOptions>>,

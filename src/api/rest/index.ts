@@ -1,5 +1,6 @@
 import { RestApiHandler } from './handler';
 
 export { RestApiHandler };
-export type { RestApiHandlerOptions } from './options';
+/** `Options` is the name 2.x exports from `@zenstackhq/server/api/rest`. */
+export type { RestApiHandlerOptions, RestApiHandlerOptions as Options } from './options';
 export default RestApiHandler;
