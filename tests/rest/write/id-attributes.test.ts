@@ -83,6 +83,27 @@ describe('id fields in attributes on the blog', () => {
         expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
     });
 
+    it('create: a string id no URL can name ("", ".", "..") is a 400 naming it, and nothing is written; other dotted ids work', async () => {
+        const before = await snapshot(api.s, BLOG_MODELS);
+        for (const id of ['', '.', '..']) {
+            const inData = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', id, attributes: { string: 's' } } });
+            expect([id, inData.status, firstError(inData).code, firstError(inData).source?.pointer]).toEqual([id, 400, 'invalid-id', '/data/id']);
+            const inAttributes = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', attributes: { id, string: 's' } } });
+            expect([id, inAttributes.status, firstError(inAttributes).source?.pointer]).toEqual([id, 400, '/data/attributes/id']);
+            const upsert = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', attributes: { id, string: 's' } }, meta: { operation: 'upsert', matchFields: ['id'] } });
+            expect([id, upsert.status, firstError(upsert).code]).toEqual([id, 400, 'invalid-id']);
+        }
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+
+        for (const id of ['...', '.hidden', 'a.b']) {
+            const created = await api.call(undefined, 'POST', '/allTypes', { data: { type: 'allTypes', id, attributes: { string: 's' } } });
+            expect([id, created.status, created.headers?.Location]).toEqual([id, 201, `http://localhost/api/allTypes/${id}`]);
+            expect(new URL(created.headers!.Location as string).pathname).toBe(`/api/allTypes/${id}`);
+            const read = await api.call(undefined, 'GET', `/allTypes/${encodeURIComponent(id)}`);
+            expect([id, read.status, docOf(read).data.id]).toEqual([id, 200, id]);
+        }
+    });
+
     it('upsert matched on another unique field: an id attribute names the record to create and never changes the matched one', async () => {
         const body = { data: { type: 'user', attributes: { id: 600, email: 'u1@x', name: 'Matched' } }, meta: { operation: 'upsert', matchFields: ['email'] } };
         const res = await api.call({ id: ids.u1 }, 'POST', '/user', body);

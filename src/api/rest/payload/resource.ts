@@ -1,4 +1,6 @@
 import type { ScalarField } from '../../common/model-registry';
+import { RestError } from '../errors';
+import { formatId } from '../ids';
 import { typedJsonNullsForCreate } from '../../common/typed-json-nulls';
 import type { RestModel, RestRelationship } from '../schema';
 import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResourceId } from './document';
@@ -199,6 +201,7 @@ export function parseResourceWrite(
     }
     const current = urlWhere ? idFieldValues(model, urlWhere) : undefined;
     readAttributes(model, data, values, pointers, options, mode === 'create' ? { mode } : { mode, current });
+    if (mode === 'create') refuseUnaddressableId(model, values, pointers, divider);
     const given = readRelationships(model, data, divider);
     const relationFks = reconcileForeignKeys(given, values, pointers);
 
@@ -235,6 +238,24 @@ export function parseResourceWrite(
     if (mode === 'create') typedJsonNullsForCreate(model.def, prismaData);
     if (mode === 'create' && model.def.delegated) refuseGeneratedIdWithLinks(model, prismaData, pointers);
     return { data: prismaData, values, pointers, relationFks, identifiers, linkPointers };
+}
+
+/** Path segments that URL parsers resolve away (`/post/.` is `/post/`, `/post/..` is `/`) or leave empty. */
+const UNADDRESSABLE_IDS: ReadonlySet<string> = new Set(['', '.', '..']);
+
+/**
+ * A client-chosen resource id that no URL can name: its `Location` and links would point at the collection
+ * or elsewhere (WHATWG URL parsing also treats `%2E` as a dot), so it is refused before anything is written.
+ */
+function refuseUnaddressableId(model: RestModel, values: Record<string, unknown>, pointers: Record<string, string>, divider: string): void {
+    if (!model.idFields.every((f) => typeof values[f.name] === 'string')) return;
+    const id = String(formatId(model, values, divider));
+    if (UNADDRESSABLE_IDS.has(id)) {
+        const field = model.idFields[0].name;
+        throw new RestError('invalid-id', `a ${model.type} id cannot be ${JSON.stringify(id)}: no URL can name the resource`, {
+            source: { pointer: pointers[field] ?? '/data/id' },
+        });
+    }
 }
 
 /**
