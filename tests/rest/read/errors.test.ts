@@ -73,9 +73,8 @@ describe('REST read errors', () => {
         ['/post/1', { 'filter[title]': 'x' }, /"filter" parameter is not supported on a single resource/],
         ['/post/1', { 'page[limit]': '1' }, /"page" parameter is not supported/],
         ['/post/1/author', { sort: 'name' }, /not supported on a single resource/],
-        ['/post/1/relationships/comments', { include: 'post' }, /"include" parameter is not supported on relationship endpoints/],
-        ['/post/1/relationships/comments', { 'fields[comment]': 'content' }, /"fields" parameter is not supported on relationship endpoints/],
-        ['/post/1/relationships/author', { 'filter[name]': 'x' }, /"filter" parameter is not supported/],
+        ['/post/1/relationships/author', { 'filter[name]': 'x' }, /"filter" parameter is not supported on to-one relationship endpoints/],
+        ['/post/1/relationships/author', { 'page[limit]': '1' }, /"page" parameter is not supported on to-one relationship endpoints/],
     ])('GET %s %j → 400 unknown-parameter', async (path, query, detail) => {
         const res = await api.get(path, query);
         expect(res.status).toBe(400);

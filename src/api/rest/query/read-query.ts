@@ -1,20 +1,21 @@
 import { getJsonNullObjects } from '../../common/prisma-nulls';
 import type { RestRequest } from '../request';
-import type { RestModel } from '../schema';
+import { RestError } from '../errors';
+import type { RestModel, RestRelationship } from '../schema';
 import { parseFields } from './fields';
 import { buildFilter, type FilterContext } from './filter';
 import { parseInclude } from './include';
 import { parsePage } from './page';
 import { parseParams, type Family, type ParsedParams, type QueryEntry } from './params';
 import { parseSort } from './sort';
-import type { CollectionQuery, DocumentQuery } from './types';
+import type { CollectionQuery, DocumentQuery, IncludeTree } from './types';
 import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
 
 /** Query parameters of each kind of read endpoint, parsed and checked before any database access. */
 
 const DOCUMENT_FAMILIES: ReadonlySet<Family> = new Set<Family>(['include', 'fields']);
 const COLLECTION_FAMILIES: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
-const RELATIONSHIP_FAMILIES: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page']);
+const RELATIONSHIP_FAMILIES: ReadonlySet<Family> = COLLECTION_FAMILIES;
 
 export interface Parsed<Q> {
     query: Q;
@@ -62,13 +63,39 @@ export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed
     };
 }
 
-/** For to-many relationship endpoints (identifiers only): filter, sort and page. */
-export function parseRelationshipQuery(req: RestRequest, model: RestModel): Parsed<CollectionQuery> {
-    const params = parseParams(req.query, RELATIONSHIP_FAMILIES, 'relationship endpoints');
+/**
+ * `include` on a relationship endpoint, as JSON:API has it: paths from the resource whose relationship it is,
+ * each through that relationship (`include=comments` or `comments.author` on `/post/1/relationships/comments`),
+ * so that every included resource is reachable from the linkage. Returns the tree below the relationship
+ * (relative to its target); any other path is a 400 `invalid-include`.
+ */
+function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelationship, text: string | undefined): IncludeTree | undefined {
+    if (text === undefined) return undefined;
+    const tree = parseInclude(parent, text, req.config.maxIncludeDepth);
+    for (const name of tree.keys()) {
+        if (name !== rel.name) {
+            throw new RestError('invalid-include', `include paths on a relationship endpoint go through its relationship ("${rel.name}" or "${rel.name}.…"), not "${name}"`, {
+                source: { parameter: 'include' },
+            });
+        }
+    }
+    return tree.get(rel.name);
+}
+
+/**
+ * For relationship endpoints (`/:type/:id/relationships/:rel`): to-many ones take filter, sort and page on the
+ * related records, both take `include` (through the relationship: the related resources themselves, and
+ * further) and `fields`.
+ */
+export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel: RestRelationship): Parsed<CollectionQuery> {
+    const target = rel.target;
+    const params = parseParams(req.query, rel.isArray ? RELATIONSHIP_FAMILIES : DOCUMENT_FAMILIES, `${rel.isArray ? 'to-many' : 'to-one'} relationship endpoints`);
     return {
         query: {
-            where: buildFilter(model, params.filters, filterContext(req)),
-            orderBy: parseSort(model, params.sort),
+            include: relationshipInclude(req, parent, rel, params.include),
+            fields: parseFields(req.schema, params.fields),
+            where: rel.isArray ? buildFilter(target, params.filters, filterContext(req)) : undefined,
+            orderBy: rel.isArray ? parseSort(target, params.sort) : [],
             page: parsePage(params.page, req.config),
         },
         entries: params.entries,

@@ -5,22 +5,23 @@ import { resourceLink, routeUrl } from '../../document/links';
 import { planOf, type RelationshipPlan } from '../../document/model-plan';
 import { idSelect, whereById } from '../../ids';
 import type { QueryEntry } from '../../query/params';
-import { parseNoQuery, parseRelationshipQuery } from '../../query/read-query';
+import { parseRelationshipQuery } from '../../query/read-query';
 import { parsePage } from '../../query/page';
-import { idOrder } from '../../query/select';
+import { idOrder, includedProjection } from '../../query/select';
 import type { CollectionQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
 import { NOT_READABLE_MESSAGE } from '../../../common/errors';
 import { RestError } from '../../errors';
-import { hiddenRelationship, readToManyPage } from './relation-reads';
+import { hiddenRelationship, readToManyPage, readToOne } from './relation-reads';
 import { delegate, notFound, ok } from './shared';
 import { loadApart } from './to-one-apart';
 
 /** Query and links source of a relationship document: the request's own for a GET, defaults for write responses. */
 interface RelationshipRead {
-    query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page'>;
+    /** `include` here is the tree below the relationship (its target's), as on the related endpoint. */
+    query: Pick<CollectionQuery, 'where' | 'orderBy' | 'page' | 'include' | 'fields'>;
     entries: readonly QueryEntry[];
     /** The request URL without parameters (GET), or undefined for the canonical relationship URL. */
     base?: string;
@@ -42,17 +43,23 @@ export function relationshipPlan(model: RestModel, rel: RestRelationship): Relat
 }
 
 async function relationshipDoc(req: RestRequest, model: RestModel, where: Record<string, unknown>, rel: RestRelationship, status: number, read: RelationshipRead): Promise<Response> {
-    const builder = new DocumentBuilder(req.config.idDivider);
+    const { include, fields } = read.query;
+    const builder = new DocumentBuilder(req.config.idDivider, fields);
     const target = rel.target;
     const plan = relationshipPlan(model, rel);
 
     if (rel.isArray) {
-        const { parentRecord, rows, total, hidden: isHidden } = await readToManyPage(req, model, where, rel, read.query, { select: idSelect(target) }, read.id);
+        const projection = include ? includedProjection(target, include, fields, req.config) : { select: idSelect(target) };
+        const { parentRecord, rows, total, hidden: isHidden } = await readToManyPage(req, model, where, rel, read.query, projection, read.id);
         if (isHidden) throw hidden(model, rel, read);
+        if (include) await loadApart(req.prisma, target, rows, include, fields, req.config, false);
         const parentSelf = resourceLink(model, builder.identifier(model, parentRecord).id);
-        const data = rows.map((row) => builder.identifier(target, row));
+        const data = rows.map((row) => {
+            if (include) builder.enqueue(target, row, include);
+            return builder.identifier(target, row);
+        });
         const links = collectionLinks(read.base ?? parentSelf + plan.selfSuffix, read.entries, read.query.page, total);
-        return ok(buildDocument(builder, data, { ...links, related: parentSelf + plan.relatedSuffix }, { included: false, total }), status);
+        return ok(buildDocument(builder, data, { ...links, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined, total }), status);
     }
 
     const select: Record<string, unknown> = { ...idSelect(model) };
@@ -67,10 +74,19 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     if (!record) throw notFound(model, read.id);
     if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
     else if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
-    const resource = builder.resource(model, record, undefined);
+    // the parent only gives the linkage: it is not in the document (an include path may lead back to it)
+    const resource = new DocumentBuilder(req.config.idDivider).resource(model, record, undefined);
     const data: Linkage = resource.relationships[rel.name]?.data ?? null;
+    if (include && data) {
+        // the related resource as the related endpoint reads it: under its read rule (one the user may not read is not included)
+        const { related } = await readToOne(req, model, where, rel, includedProjection(target, include, fields, req.config), read.id);
+        if (related) {
+            await loadApart(req.prisma, target, [related], include, fields, req.config, false);
+            builder.enqueue(target, related, include);
+        }
+    }
     const parentSelf = resource.links.self;
-    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: false }), status);
+    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined }), status);
 }
 
 /**
@@ -96,10 +112,6 @@ export async function fetchRelationship(req: RestRequest): Promise<Response> {
     if (!relationship) throw new Error('route without relationship');
     const where = whereById(model, id, req.config.idDivider);
     const base = routeUrl(req.route);
-    if (relationship.isArray) {
-        const { query, entries } = parseRelationshipQuery(req, relationship.target);
-        return relationshipDoc(req, model, where, relationship, 200, { query, entries, base, id });
-    }
-    const { entries } = parseNoQuery(req);
-    return relationshipDoc(req, model, where, relationship, 200, { query: { orderBy: [], page: parsePage({}, req.config) }, entries, base, id });
+    const { query, entries } = parseRelationshipQuery(req, model, relationship);
+    return relationshipDoc(req, model, where, relationship, 200, { query, entries, base, id });
 }
