@@ -77,4 +77,13 @@ describe('REST: required to-one read apart under externalIdMapping', () => {
         expect((await get('/post/1/author', {}, alice)).body.data.id).toBe('alice@x');
         expect((await get('/post/1/relationships/author', {}, alice)).body.data).toEqual({ type: 'user', id: 'alice@x' });
     });
+
+    it('includes the related resources of a relationship endpoint with the linkage read apart, as its related endpoint answers them', async () => {
+        const alice = { id: 1 };
+        const relationship = await get('/user/alice@x/relationships/posts', { include: 'posts' }, alice);
+        const related = await get('/user/alice@x/posts', {}, alice);
+        expect([relationship.status, relationship.body.data]).toEqual([200, [{ type: 'post', id: 1 }]]);
+        expect(relationship.body.included).toEqual(related.body.data);
+        expect(relationship.body.included[0].relationships.author.data).toEqual({ type: 'user', id: 'alice@x' });
+    });
 });

@@ -1,4 +1,6 @@
-import { at, blogApi, rels, type Api, type Query, type User } from './support';
+import { RestApiHandler } from '../../../src/api/rest';
+import { loadSchema, type TestSchema } from '../../support/schema';
+import { at, blogApi, makeApi, rels, type Api, type Query, type User } from './support';
 
 /**
  * `include` and `fields` on relationship endpoints (`/:type/:id/relationships/:rel`), as JSON:API has them:
@@ -52,6 +54,28 @@ describe('include and fields on relationship endpoints', () => {
         expect(byKey(rel.body.included)).toEqual(byKey([...related.body.data, ...related.body.included]));
     });
 
+    // [relationship path, include, other parameters, user]: each answered like its related endpoint
+    it.each<[string, string, Query, User]>([
+        ['/user/1/relationships/posts', 'posts', {}, 1],
+        ['/user/1/relationships/posts', 'posts.author.profile', { 'fields[user]': 'name,profile' }, 1],
+        ['/user/1/relationships/posts', 'posts.comments.post', { sort: 'title', 'page[offset]': '1' }, 2],
+        ['/post/1/relationships/comments', 'comments.post.author', {}, null],
+        ['/post/1/relationships/author', 'author', {}, 1],
+        ['/post/1/relationships/author', 'author.posts.comments', {}, 2],
+        ['/profile/1/relationships/user', 'user', {}, 1],
+        ['/user/1/relationships/profile', 'profile.user', {}, 2],
+    ])('GET %s?include=%s %j as %s: included = what the related endpoint answers as data and included', async (path, include, query, user) => {
+        const rel = await get(path, { include, ...query }, user);
+        const relatedPath = path.replace('/relationships/', '/');
+        const below = include.split(',').map((p) => p.split('.').slice(1).join('.')).filter(Boolean).join(',');
+        const related = await get(relatedPath, below ? { include: below, ...query } : query, user);
+        expect([rel.status, related.status]).toEqual([200, 200]);
+        const relatedData: Resource[] = related.body.data === null ? [] : Array.isArray(related.body.data) ? related.body.data : [related.body.data];
+        expect(rel.body.data).toEqual(Array.isArray(related.body.data) ? relatedData.map(({ type, id }) => ({ type, id })) : related.body.data && { type: related.body.data.type, id: related.body.data.id });
+        expect(byKey(rel.body.included)).toEqual(byKey([...relatedData, ...(related.body.included ?? [])]));
+        expect(rel.body.meta?.total).toEqual(related.body.meta?.total);
+    });
+
     it('to-many: what the user may not read is neither linked nor included', async () => {
         // Bob reads Alice's published post only, not her draft
         const rel = await get('/user/1/relationships/posts', { include: 'posts' }, 2);
@@ -103,6 +127,15 @@ describe('include and fields on relationship endpoints', () => {
         expect([empty.status, empty.body.data, empty.body.included]).toEqual([200, null, []]);
     });
 
+    it('the relationship does not count against maxIncludeDepth: the paths below it reach as far as on the related endpoint', async () => {
+        const shallow = makeApi(api.s, { maxIncludeDepth: 2 });
+        const rel = await shallow.get('/user/1/relationships/posts', { include: 'posts.comments.post' });
+        const related = await shallow.get('/user/1/posts', { include: 'comments.post' });
+        expect([rel.status, related.status]).toEqual([200, 200]);
+        const deeper = await shallow.get('/user/1/relationships/posts', { include: 'posts.comments.post.author' });
+        expect([deeper.status, shallow.body(deeper).errors[0].code]).toEqual([400, 'invalid-include']);
+    });
+
     it('include paths not through the relationship, or unknown, are a 400 invalid-include', async () => {
         for (const [path, include] of [
             ['/user/1/relationships/posts', 'profile'],
@@ -116,5 +149,45 @@ describe('include and fields on relationship endpoints', () => {
         }
         const unknownType = await get('/user/1/relationships/posts', { 'fields[nope]': 'x' });
         expect([unknownType.status, unknownType.body.errors[0].code]).toEqual([400, 'invalid-fields']);
+    });
+});
+
+describe('include on the relationship endpoint of a to-one a field-level rule hides', () => {
+    // the foreign key gives the linkage to anyone; the relation (and so its target through it) only its author
+    const SCHEMA = `
+model User {
+  id    Int    @id
+  name  String
+  posts Post[]
+  @@allow('all', true)
+}
+model Post {
+  id       Int    @id
+  title    String
+  author   User   @relation(fields: [authorId], references: [id]) @allow('read', auth() == author)
+  authorId Int
+  @@allow('all', true)
+}
+`;
+    let s: TestSchema;
+    const handle = RestApiHandler({ endpoint: 'http://localhost/api' });
+    beforeAll(async () => {
+        s = await loadSchema(SCHEMA);
+        await s.prisma.user.createMany({ data: [{ id: 1, name: 'alice' }, { id: 2, name: 'bob' }] });
+        await s.prisma.post.create({ data: { id: 1, title: 'a1', authorId: 1 } });
+    });
+    afterAll(() => s.cleanup());
+    const get = async (query: Record<string, string>, user: number) => {
+        const res = await handle({ method: 'GET', path: '/post/1/relationships/author', query, prisma: s.enhance({ id: user }), modelMeta: s.modelMeta, logger: null });
+        return JSON.parse(JSON.stringify({ status: res.status, body: res.body }));
+    };
+
+    it('keeps the linkage and includes nothing for others (include never changes the primary data); includes the author for her', async () => {
+        const plain = await get({}, 2);
+        expect([plain.status, plain.body.data]).toEqual([200, { type: 'user', id: 1 }]);
+        const included = await get({ include: 'author' }, 2);
+        expect([included.status, included.body.data, included.body.included]).toEqual([200, { type: 'user', id: 1 }, []]);
+        const own = await get({ include: 'author' }, 1);
+        expect([own.status, own.body.data, own.body.included.map((r: Resource) => key(r))]).toEqual([200, { type: 'user', id: 1 }, ['user:1']]);
     });
 });

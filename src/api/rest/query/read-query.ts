@@ -71,7 +71,8 @@ export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed
  */
 function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelationship, text: string | undefined): IncludeTree | undefined {
     if (text === undefined) return undefined;
-    const tree = parseInclude(parent, text, req.config.maxIncludeDepth);
+    // the relationship itself does not count against the depth: the paths below it reach as far as on its related endpoint
+    const tree = parseInclude(parent, text, req.config.maxIncludeDepth + 1);
     for (const name of tree.keys()) {
         if (name !== rel.name) {
             throw new RestError('invalid-include', `include paths on a relationship endpoint go through its relationship ("${rel.name}" or "${rel.name}.…"), not "${name}"`, {

@@ -65,7 +65,10 @@ export async function readToManyPage(
     return { parentRecord: result, rows: (result[rel.name] ?? []) as DbRecord[], total, hidden };
 }
 
-/** The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found. */
+/**
+ * The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found,
+ * and when a field-level rule hides the relation, unless `hiddenAsEmpty` (then null).
+ */
 export async function readToOne(
     req: RestRequest,
     parent: RestModel,
@@ -73,6 +76,7 @@ export async function readToOne(
     rel: RestRelationship,
     projection: Projection,
     parentId: string | undefined,
+    hiddenAsEmpty = false,
 ): Promise<{ parentRecord: DbRecord; related: DbRecord | null }> {
     const plan = planOf(parent).relationshipByName.get(rel.name);
     if (plan?.loadedApart) {
@@ -87,6 +91,9 @@ export async function readToOne(
     const nested = 'select' in projection || projection.include ? projection : true;
     const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
     if (!found) throw notFound(parent, parentId);
-    if (found[rel.name] === undefined) throw hiddenRelationship(parent, parentId, rel);
+    if (found[rel.name] === undefined) {
+        if (hiddenAsEmpty) return { parentRecord: found, related: null };
+        throw hiddenRelationship(parent, parentId, rel);
+    }
     return { parentRecord: found, related: (found[rel.name] as DbRecord | null) ?? null };
 }

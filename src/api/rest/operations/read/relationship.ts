@@ -7,7 +7,7 @@ import { idSelect, whereById } from '../../ids';
 import type { QueryEntry } from '../../query/params';
 import { parseRelationshipQuery } from '../../query/read-query';
 import { parsePage } from '../../query/page';
-import { idOrder, includedProjection } from '../../query/select';
+import { idOrder, projectionFor } from '../../query/select';
 import type { CollectionQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel, RestRelationship } from '../../schema';
@@ -48,11 +48,13 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     const target = rel.target;
     const plan = relationshipPlan(model, rel);
 
+    // with `include`, the related records are read as the related endpoint reads its primary data (linkage of every
+    // to-one they have, also the ones read apart), and rendered into `included`
     if (rel.isArray) {
-        const projection = include ? includedProjection(target, include, fields, req.config) : { select: idSelect(target) };
+        const projection = include ? projectionFor(target, include, fields, req.config) : { select: idSelect(target) };
         const { parentRecord, rows, total, hidden: isHidden } = await readToManyPage(req, model, where, rel, read.query, projection, read.id);
         if (isHidden) throw hidden(model, rel, read);
-        if (include) await loadApart(req.prisma, target, rows, include, fields, req.config, false);
+        if (include) await loadApart(req.prisma, target, rows, include, fields, req.config);
         const parentSelf = resourceLink(model, builder.identifier(model, parentRecord).id);
         const data = rows.map((row) => {
             if (include) builder.enqueue(target, row, include);
@@ -78,10 +80,11 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     const resource = new DocumentBuilder(req.config.idDivider).resource(model, record, undefined);
     const data: Linkage = resource.relationships[rel.name]?.data ?? null;
     if (include && data) {
-        // the related resource as the related endpoint reads it: under its read rule (one the user may not read is not included)
-        const { related } = await readToOne(req, model, where, rel, includedProjection(target, include, fields, req.config), read.id);
+        // under the target's read rule, and the relation's: a target the user may not read, or a relation a field-level
+        // rule hides while its foreign key gives the linkage, is not included
+        const { related } = await readToOne(req, model, where, rel, projectionFor(target, include, fields, req.config), read.id, true);
         if (related) {
-            await loadApart(req.prisma, target, [related], include, fields, req.config, false);
+            await loadApart(req.prisma, target, [related], include, fields, req.config);
             builder.enqueue(target, related, include);
         }
     }
