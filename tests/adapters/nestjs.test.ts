@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
-import { USER_HEADER } from './support/fixture';
+import { headerOf, USER_HEADER } from './support/fixture';
 import { describeScenario, type StartedScenario } from './support/scenario';
 import { supertestHarness } from './support/supertest';
 
@@ -167,6 +167,11 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect(filtered.body).toEqual({ filtered: 401, api: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
     });
 
+    it("a custom handler's string body goes back to Nest as text, typed by Nest as with 2.x (not labelled JSON)", async () => {
+        const res = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/text/anything' });
+        expect([res.status, res.text, headerOf(res.headers, 'content-type')]).toEqual([200, 'hello', 'text/html; charset=utf-8']);
+    });
+
     it('ApiHandlerService serves a REQUEST that is a plain object (an app unit-testing it with a stand-in HTTP adapter)', async () => {
         const { alice } = await seed();
         const app = supertestHarness(base('parsed'));
@@ -178,6 +183,12 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect(read.resolved.data).toMatchObject({ id: created.resolved.data.id });
         const missing = await run({ method: 'POST', url: '/post/create', user: String(alice) });
         expect(missing).toMatchObject({ threw: 400, body: { error: { message: 'missing request body' } } });
+
+        // a mock request (node-mocks-http's kind: an event emitter that never streams) is served from its body too
+        const mocked = await run({ mock: true, method: 'POST', url: '/post/create', user: String(alice), body: { data: { title: 'mocked', authorId: alice } } });
+        expect(mocked.resolved.data).toMatchObject({ title: 'mocked', authorId: alice });
+        const mockedRead = await run({ mock: true, method: 'GET', url: `/post/findFirst?q=${encodeURIComponent(JSON.stringify({ where: { title: 'mocked' } }))}`, user: String(alice) });
+        expect(mockedRead.resolved.data).toMatchObject({ id: mocked.resolved.data.id });
     });
 
     it('the exported ENHANCED_PRISMA client follows the per-request user', async () => {

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { forbidden, notFound, permanentRedirect, redirect, unauthorized } from 'next/navigation';
 import { getRedirectStatusCodeFromError, getURLFromRedirectError } from 'next/dist/client/components/redirect';
@@ -136,6 +137,43 @@ describe('next adapter: Pages Router with Next.js body parsing on', () => {
         expect(Array.isArray(res.body.data)).toBe(true);
         const unknown = await h.send({ method: 'GET', url: `${REST_PREFIX}/post?path=x` });
         expect(unknown.status).toBe(400);
+    });
+});
+
+describe('next adapter: Pages Router with a mock request (as an app unit-tests its API route)', () => {
+    let f: AdapterFixture;
+    beforeAll(async () => {
+        f = await import('./support/fixture').then((m) => m.createFixture());
+    });
+    afterAll(() => f.schema.cleanup());
+
+    /** node-mocks-http's kind of request: an event emitter with the request's fields that never streams, and a recording response. */
+    async function callMock(method: string, url: string, query: Record<string, string | string[]>, user: number, body?: unknown) {
+        const handler = NextRequestHandler({ ...f.common, handler: f.rpc, getPrisma: (req) => f.getPrisma(req.headers[USER_HEADER] as string | undefined) });
+        const req = Object.assign(new EventEmitter(), { method, url, query, body, headers: { 'content-type': 'application/json', [USER_HEADER]: String(user) } });
+        const res = {
+            statusCode: 200,
+            headersSent: false,
+            headers: {} as Record<string, unknown>,
+            text: '',
+            setHeader(name: string, value: unknown) {
+                this.headers[name.toLowerCase()] = value;
+            },
+            end(chunk?: string) {
+                this.text = chunk ?? '';
+            },
+        };
+        await handler(req as never, res as never);
+        return { status: res.statusCode, body: res.text ? JSON.parse(res.text) : undefined };
+    }
+
+    it('serves a POST from the parsed body and a GET without a stream to drain', async () => {
+        const alice = await f.schema.prisma.user.create({ data: { email: 'mock@x.io' } });
+        const created = await callMock('POST', `${RPC_PREFIX}/post/create`, { path: ['post', 'create'] }, alice.id, { data: { title: 'mocked', authorId: alice.id } });
+        expect([created.status, created.body.data.title]).toEqual([201, 'mocked']);
+        const q = JSON.stringify({ where: { title: 'mocked' } });
+        const read = await callMock('GET', `${RPC_PREFIX}/post/findFirst?q=${encodeURIComponent(q)}`, { path: ['post', 'findFirst'], q }, alice.id);
+        expect([read.status, read.body.data.id]).toEqual([200, created.body.data.id]);
     });
 });
 

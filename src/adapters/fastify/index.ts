@@ -4,7 +4,7 @@ import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, fromParsedBody, parseJsonBytes, pathFromRestParam, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
+import { EMPTY_BODY, fromParsedBody, parseJsonBytes, restParamPath, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
 import type { Response } from '../../types';
 
 /** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
@@ -65,7 +65,7 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
     // may have matched the prefix case-insensitively or ignoring duplicate slashes), taken raw from the URL.
     fastify.all('/*', async (request, reply) => {
         const { pathname, search } = splitUrl(request.url);
-        const path = pathFromRestParam(pathname, (request.params as Record<string, string | undefined>)['*']);
+        const path = restParamPath(pathname, (request.params as Record<string, string | undefined>)['*']);
         const response = await handleNodeRequest(adapter, request.raw, {
             path,
             search,

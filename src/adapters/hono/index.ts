@@ -48,7 +48,9 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
     const prefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
     return async (ctx) => {
         const pathname = pathnameOf(ctx.req.raw);
-        const path = prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx));
+        const below = prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx));
+        // without its leading slash (`post/create`), as 2.x's Hono middleware hands it to a custom handler
+        const path = below.startsWith('/') ? below.slice(1) : below;
         // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
         // the request's stream is used up, and Hono keeps a copy.
         const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));

@@ -3,7 +3,7 @@ import { HttpAdapterHost, REQUEST } from '@nestjs/core';
 import { RPCApiHandler } from '../../api/rpc';
 import type { HandleRequestFn, Response } from '../../types';
 import { handleNodeRequest } from '../node/serve';
-import type { NodeRequest } from '../node/body';
+import { isReadableRequest, type NodeRequest } from '../node/body';
 import { resolveAdapter, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
 import { EMPTY_BODY, fromParsedBody, normalizePrefix, splitUrl, stripPrefix } from '../shared/request';
@@ -39,8 +39,8 @@ export class ApiHandlerService {
         const { pathname, search } = splitUrl(String(httpAdapter.getRequestUrl(req) ?? req.url ?? '/'));
         const path = stripPrefix(pathname, normalizePrefix(options.baseUrl)) ?? pathname;
         const nodeReq = req.raw ?? req;
-        // a request that is not a stream (Fastify's, or a plain object in an app's unit tests) carries its body parsed
-        const parsedBody = req.raw !== undefined || typeof (nodeReq as { on?: unknown }).on !== 'function';
+        // a request that is not a stream (Fastify's, or a mock or plain object in an app's unit tests) carries its body parsed
+        const parsedBody = req.raw !== undefined || !isReadableRequest(nodeReq);
         const readBody = parsedBody
             ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit))
             : undefined;
@@ -88,6 +88,8 @@ export class ApiHandlerService {
         if (res) {
             httpAdapter.status(res, wire.status);
             for (const [name, value] of Object.entries(wire.headers)) {
+                // a string body goes back to Nest as it is, which types it itself (as with 2.x): not as JSON it is not
+                if (name === 'content-type' && typeof body === 'string') continue;
                 httpAdapter.setHeader(res, name, value);
             }
         }

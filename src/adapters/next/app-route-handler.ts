@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter } from '../shared/options';
-import { pathFromRestParam } from '../shared/request';
+import { restParamPath } from '../shared/request';
 import type { AppRouteContext, AppRouteRequestHandlerOptions } from './options';
 import { restParam } from './params';
 
@@ -41,7 +41,7 @@ export default function factory(options: AppRouteRequestHandlerOptions): (req: N
     const adapter = resolveAdapter(options, 'NextRequestHandler');
     return async (req, context) => {
         const params = await context?.params;
-        const path = pathFromRestParam(pathnameOf(req), restParam(params));
+        const path = restParamPath(pathnameOf(req), restParam(params));
         const res = await serveFetchRequest(adapter, req, { path, rethrow: isNextControlFlow, getPrisma: () => options.getPrisma(req) });
         return new NextResponse(res.body, { status: res.status, headers: res.headers });
     };

@@ -1,7 +1,7 @@
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { serveNodeRequest } from '../node/serve';
 import { requireFunction, resolveAdapter } from '../shared/options';
-import { pathFromRestParam, splitUrl } from '../shared/request';
+import { restParamPath, splitUrl } from '../shared/request';
 import type { PagesRouteRequestHandlerOptions, RouteParams } from './options';
 import { pagesRouteParams, restParam } from './params';
 
@@ -16,7 +16,7 @@ export default function factory(options: PagesRouteRequestHandlerOptions): (req:
     return async (req, res) => {
         // The query string is parsed from the URL: `req.query` mixes it with the route parameters.
         const { pathname, search } = splitUrl(req.url ?? '/');
-        const path = pathFromRestParam(pathname, restParam(pagesRouteParams(req.query as RouteParams, search)));
+        const path = restParamPath(pathname, restParam(pagesRouteParams(req.query as RouteParams, search)));
         await serveNodeRequest(adapter, req, res, { path, search, getPrisma: () => options.getPrisma(req, res) });
     };
 }

@@ -4,9 +4,18 @@ import { declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, u
 /** A Node request as frameworks leave it: possibly with a body some middleware already parsed. */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
 
-/** True when a framework (body-parser, Next.js …) has consumed the stream, so `req.body` is all there is. */
+/**
+ * Whether `req` is a readable stream. What stands in for a request in an application's unit tests (a
+ * `node-mocks-http` request, a plain object) is not: it never emits `data`/`end`, and its `body` is the body.
+ */
+export function isReadableRequest(req: unknown): boolean {
+    const r = req as { on?: unknown; read?: unknown; resume?: unknown } | null;
+    return typeof r?.on === 'function' && typeof r.read === 'function' && typeof r.resume === 'function';
+}
+
+/** True when a framework (body-parser, Next.js …) has consumed the stream, or there is none, so `req.body` is all there is. */
 export function isBodyConsumed(req: NodeRequest): boolean {
-    return req._body === true || req.readableEnded;
+    return req._body === true || req.readableEnded || !isReadableRequest(req);
 }
 
 /** Reads the rest of a Node request stream up to `limit` bytes. */

@@ -4,7 +4,7 @@ import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { pathFromRestParam, splitUrl } from '../shared/request';
+import { restParamPath, splitUrl } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -45,14 +45,15 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
         let path: string;
         if (rest !== undefined) {
             // the raw request target, not `getRequestURL(event)`, which needs a valid Host header
-            path = pathFromRestParam(splitUrl(event.node.req.originalUrl || event.path).pathname, rest);
+            path = restParamPath(splitUrl(event.node.req.originalUrl || event.path).pathname, rest);
         } else {
             // Under `app.use(prefix, …)`, h3 leaves the raw request target relative to the prefix in `req.url`;
             // h3 matches prefixes by string, so `/apix` reaches a handler mounted at `/api`: not ours, pass it on.
-            path = splitUrl(event.node.req.url ?? '/').pathname;
-            if (!path.startsWith('/')) {
+            const relative = splitUrl(event.node.req.url ?? '/').pathname;
+            if (!relative.startsWith('/')) {
                 return undefined;
             }
+            path = relative.slice(1); // as under a rest parameter (2.x's form)
         }
         // The request's head only: its body is read after getPrisma, which may have read it with h3's `readBody(event)`
         // (h3 keeps a copy, which `toWebRequest` then streams). Building the web request before would start reading

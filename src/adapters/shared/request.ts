@@ -118,6 +118,15 @@ export function pathFromRestParam(pathname: string, rest: string | string[] | un
     return `/${parts.map((p) => encodeURIComponent(p)).join('/')}`;
 }
 
+/**
+ * The path as 2.x's adapters built on a framework's rest parameter (Next.js, Fastify, Nuxt, TanStack Start) hand it
+ * to the handler: without the leading slash (`post/create`), so that a custom handler written for them sees the
+ * same `ctx.path`. The built-in handlers take either form.
+ */
+export function restParamPath(pathname: string, rest: string | string[] | undefined): string {
+    return pathFromRestParam(pathname, rest).slice(1);
+}
+
 /** What the adapter made of the request body. */
 export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
 

@@ -1,6 +1,6 @@
 import { isThrownResponse, pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
-import { pathFromRestParam } from '../shared/request';
+import { restParamPath } from '../shared/request';
 
 /** Options of the TanStack Start server-route handler (as in `@zenstackhq/server/tanstack-start`, plus `bodyLimit`). */
 export interface TanStackStartOptions extends CommonAdapterOptions {
@@ -25,7 +25,7 @@ export function TanStackStartHandler(options: TanStackStartOptions): (context: S
     requireFunction(options?.getPrisma, 'getPrisma', 'TanStackStartHandler');
     const adapter = resolveAdapter(options, 'TanStackStartHandler');
     return async ({ request, params }) => {
-        const path = pathFromRestParam(pathnameOf(request), params?._splat);
+        const path = restParamPath(pathnameOf(request), params?._splat);
         return serveFetchRequest(adapter, request, { path, rethrow: isThrownResponse, getPrisma: () => options.getPrisma(request, params ?? {}) });
     };
 }

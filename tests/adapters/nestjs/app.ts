@@ -5,6 +5,7 @@
  * Besides the API it exposes `/__raw/:model/:op` (raw, policy-free client) and `/__errors` (what the adapter
  * logged), for the test to seed and inspect.
  */
+import { EventEmitter } from 'node:events';
 import 'reflect-metadata';
 import {
     All,
@@ -100,6 +101,12 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
             return this.api.handleRequest({ ...f.common, handler: f.rpc, baseUrl: '/custom/filtered' });
         }
 
+        /** A custom handler answering text: Nest sends it as it sends any string. */
+        @All('text/{*path}')
+        text() {
+            return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: 'hello' }), baseUrl: '/custom/text' });
+        }
+
         @All('by-hand/{*path}')
         async byHand(@Res() res: { json(body: unknown): void }) {
             res.json(await this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: '/custom/by-hand' }));
@@ -113,11 +120,17 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
     @Controller('__standalone')
     class StandaloneController {
         @Post()
-        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown }) {
+        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean }) {
             const httpAdapter = { getRequestUrl: () => input.url, getRequestMethod: () => input.method, getRequestHostname: () => 'localhost' };
+            // `mock`: an event emitter with the request's fields, as node-mocks-http builds one (no stream to read)
+            const request = input.mock
+                ? Object.assign(new EventEmitter(), { method: input.method, url: input.url, headers: { 'content-type': 'application/json' }, body: input.body })
+                : input.body === undefined
+                  ? {}
+                  : { body: input.body };
             const moduleRef = await Test.createTestingModule({
                 imports: [ZenStackModule.registerAsync({ useFactory: () => ({ getEnhancedPrisma: () => f.getPrisma(input.user) }) })],
-                providers: [{ provide: REQUEST, useValue: input.body === undefined ? {} : { body: input.body } }, { provide: HttpAdapterHost, useValue: { httpAdapter } }, ApiHandlerService],
+                providers: [{ provide: REQUEST, useValue: request }, { provide: HttpAdapterHost, useValue: { httpAdapter } }, ApiHandlerService],
             }).compile();
             const service = await moduleRef.resolve(ApiHandlerService);
             try {
