@@ -88,7 +88,7 @@ export class ApiHandlerService {
         if (res) {
             httpAdapter.status(res, wire.status);
             for (const [name, value] of Object.entries(wire.headers)) {
-                // a string body goes back to Nest as it is, which types it itself (as with 2.x): not as JSON it is not
+                // a string body goes back to Nest as it is and Nest sets its content type, as with 2.x (it is not JSON text)
                 if (name === 'content-type' && typeof body === 'string') continue;
                 httpAdapter.setHeader(res, name, value);
             }
