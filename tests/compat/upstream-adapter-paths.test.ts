@@ -3,18 +3,23 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Elysia } from 'elysia';
+import { createElysiaHandler as UpElysia } from '@zenstackhq/server/elysia';
 import { ZenStackMiddleware as UpExpress } from '@zenstackhq/server/express';
 import { createHonoHandler as UpHono } from '@zenstackhq/server/hono';
 import { createApp, createRouter, toWebHandler } from 'h3';
 import { NextRequest } from 'next/server';
 import { NextRequestHandler as UpNext } from '@zenstackhq/server/next';
 import { createEventHandler as UpNuxt } from '@zenstackhq/server/nuxt';
+import { SvelteKitHandler as UpSvelteKit } from '@zenstackhq/server/sveltekit';
 import { TanStackStartHandler as UpTanstack } from '@zenstackhq/server/tanstack-start';
+import { createElysiaHandler } from '../../src/adapters/elysia';
 import { ZenStackMiddleware } from '../../src/adapters/express';
 import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
 import { createHonoHandler } from '../../src/adapters/hono';
 import { NextRequestHandler } from '../../src/adapters/next';
 import { createEventHandler } from '../../src/adapters/nuxt';
+import { SvelteKitHandler } from '../../src/adapters/sveltekit';
 import { TanStackStartHandler } from '../../src/adapters/tanstack-start';
 import type { HandleRequestFn } from '../../src/types';
 import { loadSchema, type TestSchema } from '../support/schema';
@@ -29,7 +34,7 @@ import { loadSchema, type TestSchema } from '../support/schema';
 type Pair = { name: string; serve: (handler: HandleRequestFn, upstream: boolean) => Promise<unknown> | undefined };
 
 /** The adapters whose 2.x version hands the path over with its leading slash. */
-const LEADING_SLASH = new Set(['Express']);
+const LEADING_SLASH = new Set(['Express', 'SvelteKit (hook)', 'Elysia (basePath)']);
 
 let s: TestSchema;
 beforeAll(async () => {
@@ -73,6 +78,24 @@ const pairs = (tail: string[]): Pair[] => {
                 } finally {
                     server.close();
                 }
+            },
+        },
+        {
+            name: 'SvelteKit (hook)',
+            serve: async (handler, upstream) => {
+                const hook = (upstream ? UpSvelteKit : SvelteKitHandler)({ prefix: '/api', getPrisma, handler } as never) as (input: unknown) => Promise<Response>;
+                const event = { url: new URL(url), request: new Request(url), params: {}, locals: {} };
+                const res = await hook({ event, resolve: () => new Response('not the API', { status: 404 }) });
+                return res.json();
+            },
+        },
+        {
+            name: 'Elysia (basePath)',
+            serve: async (handler, upstream) => {
+                const plugin = (upstream ? UpElysia : createElysiaHandler)({ basePath: '/api', getPrisma, handler } as never) as ReturnType<typeof createElysiaHandler>;
+                const app = new Elysia().group('/api', (group) => group.use(plugin));
+                await app.modules; // 2.x's plugin is asynchronous
+                return (await app.handle(new Request(url))).json();
             },
         },
         {
