@@ -146,3 +146,13 @@ describe.each([[['post', 'create']], [['post', 'findMany']], [['user', '1', 'pos
         expect(ours).toEqual({ path: LEADING_SLASH.has(pair.name) ? `/${tail.join('/')}` : tail.join('/') });
     });
 });
+
+describe('a custom handler gets the generated model metadata when the app passes none, as with 2.22.3', () => {
+    const models: HandleRequestFn = async (ctx) => ({ status: 200, body: { models: Object.keys(ctx.modelMeta?.models ?? {}).sort() } });
+    it.each(pairs(['post', 'findMany']).map((p) => [p.name, p] as const))('%s', async (_name, pair) => {
+        const ours = await pair.serve(models, false);
+        const theirs = await pair.serve(models, true);
+        if (theirs !== undefined) expect(ours).toEqual(theirs);
+        expect(ours).toEqual({ models: ['allTypes', 'comment', 'post', 'profile', 'user'] });
+    });
+});

@@ -1,3 +1,4 @@
+import { getDefaultModelMeta } from '../../api/common/defaults';
 import type { Response } from '../../types';
 import { retryHeaders } from '../../api/common/errors';
 import { describeError, log } from '../../api/common/logger';
@@ -105,7 +106,8 @@ export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest,
             query: req.query,
             requestBody: body.value,
             prisma: prisma as never,
-            modelMeta: adapter.modelMeta,
+            // the generated metadata when the app passes none: a custom handler reads it from here, as with 2.x
+            modelMeta: adapter.modelMeta ?? getDefaultModelMeta(),
             zodSchemas: adapter.zodSchemas,
             logger,
         });
