@@ -170,6 +170,9 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
     it("a custom handler's string body goes back to Nest as text, typed by Nest as with 2.x (not labelled JSON)", async () => {
         const res = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/text/anything' });
         expect([res.status, res.text, headerOf(res.headers, 'content-type')]).toEqual([200, 'hello', 'text/html; charset=utf-8']);
+        // and a null body is an empty answer that does not claim to be JSON
+        const nothing = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/null/anything' });
+        expect([nothing.status, nothing.text, headerOf(nothing.headers, 'content-type')]).toEqual([200, '', undefined]);
     });
 
     it('ApiHandlerService serves a REQUEST that is a plain object (an app unit-testing it with a stand-in HTTP adapter)', async () => {

@@ -140,6 +140,30 @@ describe('next adapter: Pages Router with Next.js body parsing on', () => {
     });
 });
 
+describe('next adapter: Pages Router, a JSON string literal Next.js has parsed', () => {
+    it('reaches a custom handler as the string, as with 2.x (not parsed a second time into a 400)', async () => {
+        const f = await import('./support/fixture').then((m) => m.createFixture());
+        try {
+            const echo: HandleRequestFn = async (ctx) => ({ status: 200, body: { requestBody: ctx.requestBody } });
+            const mod = { default: NextRequestHandler({ ...f.common, handler: echo, getPrisma: () => f.getPrisma(undefined) }), config: {} };
+            const server = http.createServer((req, res) => {
+                void apiResolver(req, res, { path: ['x', 'y'] }, mod, { previewModeId: '', previewModeEncryptionKey: '', previewModeSigningKey: '', dev: false }, false, false, '/api/[...path]');
+            });
+            const h = supertestHarness(server);
+            for (const [body, expected] of [
+                ['"hello"', 'hello'],
+                ['{"a":1}', { a: 1 }],
+                ['[1,2]', [1, 2]],
+            ] as const) {
+                const res = await h.send({ method: 'POST', url: '/api/x/y', headers: { 'content-type': 'application/json' }, body });
+                expect([body, res.status, res.body]).toEqual([body, 200, { requestBody: expected }]);
+            }
+        } finally {
+            await f.schema.cleanup();
+        }
+    });
+});
+
 describe('next adapter: Pages Router with a mock request (as an app unit-tests its API route)', () => {
     let f: AdapterFixture;
     beforeAll(async () => {

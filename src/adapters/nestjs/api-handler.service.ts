@@ -88,8 +88,9 @@ export class ApiHandlerService {
         if (res) {
             httpAdapter.status(res, wire.status);
             for (const [name, value] of Object.entries(wire.headers)) {
-                // a string body goes back to Nest as it is and Nest sets its content type, as with 2.x (it is not JSON text)
-                if (name === 'content-type' && typeof body === 'string') continue;
+                // a string or null body goes back to Nest as it is and Nest sends it (text; nothing for null) with the
+                // content type it picks, as with 2.x: it is not JSON text
+                if (name === 'content-type' && (typeof body === 'string' || body === null)) continue;
                 httpAdapter.setHeader(res, name, value);
             }
         }

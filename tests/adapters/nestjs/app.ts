@@ -107,6 +107,12 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
             return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: 'hello' }), baseUrl: '/custom/text' });
         }
 
+        /** A custom handler answering `null`: Nest sends no body. */
+        @All('null/{*path}')
+        nothing() {
+            return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: null }), baseUrl: '/custom/null' });
+        }
+
         @All('by-hand/{*path}')
         async byHand(@Res() res: { json(body: unknown): void }) {
             res.json(await this.api.handleRequest({ ...f.common, handler: f.rest, baseUrl: '/custom/by-hand' }));
