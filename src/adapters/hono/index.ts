@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { parseBufferedBody, readFetchBody } from '../fetch/body';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
-import { normalizePrefix, stripPatternSegments, stripPrefix } from '../shared/request';
+import { normalizePrefix, stripPatternSegments, stripPrefix, withoutLeadingSlash } from '../shared/request';
 
 /** Options of the Hono middleware (as in `@zenstackhq/server/hono`, plus `bodyLimit` and `prefix`). */
 export interface HonoOptions extends CommonAdapterOptions {
@@ -48,9 +48,7 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
     const prefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
     return async (ctx) => {
         const pathname = pathnameOf(ctx.req.raw);
-        const below = prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx));
-        // without its leading slash (`post/create`), as 2.x's Hono middleware hands it to a custom handler
-        const path = below.startsWith('/') ? below.slice(1) : below;
+        const path = withoutLeadingSlash(prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx)));
         // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
         // the request's stream is used up, and Hono keeps a copy.
         const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));

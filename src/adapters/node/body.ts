@@ -18,9 +18,6 @@ export function isBodyConsumed(req: NodeRequest): boolean {
     return req._body === true || req.readableEnded || !isReadableRequest(req);
 }
 
-/** The media types JSON body parsers (Next.js's, body-parser's default) parse. */
-const JSON_MEDIA_TYPE = /^\s*application\/(?:ld\+)?json\s*(?:;|$)/i;
-
 /** Reads the rest of a Node request stream up to `limit` bytes. */
 function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
     return new Promise((resolve) => {
@@ -69,14 +66,7 @@ export async function readNodeBody(req: NodeRequest, limit: number): Promise<Bod
         return EMPTY_BODY;
     }
     if (isBodyConsumed(req)) {
-        if (req.body === undefined) return EMPTY_BODY;
-        const result = fromParsedBody(req.body, limit);
-        // a JSON string literal a framework's JSON parser has parsed already (Next.js turns `"hello"` into `hello`)
-        // is the value itself: text that is not JSON under a JSON content type is that string, not a 400
-        if (!result.ok && result.status === 400 && typeof req.body === 'string' && JSON_MEDIA_TYPE.test(String(req.headers['content-type'] ?? ''))) {
-            return { ok: true, value: req.body };
-        }
-        return result;
+        return req.body === undefined ? EMPTY_BODY : fromParsedBody(req.body, limit, req.headers?.['content-type']);
     }
     const encoded = unsupportedEncoding(req.headers['content-encoding']);
     if (encoded) {

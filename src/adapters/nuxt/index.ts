@@ -4,7 +4,7 @@ import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { restParamPath, splitUrl } from '../shared/request';
+import { restParamPath, splitUrl, withoutLeadingSlash } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -53,7 +53,7 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
             if (!relative.startsWith('/')) {
                 return undefined;
             }
-            path = relative.slice(1); // as under a rest parameter (2.x's form)
+            path = withoutLeadingSlash(relative); // as under a rest parameter
         }
         // The request's head only: its body is read after getPrisma, which may have read it with h3's `readBody(event)`
         // (h3 keeps a copy, which `toWebRequest` then streams). Building the web request before would start reading

@@ -1,6 +1,6 @@
 import type { ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
 import { RPCApiHandler } from '../../api/rpc';
-import { getDefaultZodSchemas } from '../../api/common/defaults';
+import { getDefaultModelMeta, getDefaultZodSchemas } from '../../api/common/defaults';
 import type { AdapterBaseOptions, HandleRequestFn, LoggerConfig } from '../../types';
 
 /** 1 MiB: the default largest request body an adapter reads. */
@@ -57,7 +57,8 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
     return {
         handler: options.handler ?? RPCApiHandler(),
         logger: options.logger,
-        modelMeta: options.modelMeta,
+        // the generated metadata when the app passes none: a custom handler reads it from `ctx.modelMeta`, as with 2.x
+        modelMeta: options.modelMeta ?? getDefaultModelMeta(),
         zodSchemas: resolveZodSchemas(options.zodSchemas, adapterName),
         bodyLimit,
         queryLimit,

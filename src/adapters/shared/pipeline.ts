@@ -1,4 +1,3 @@
-import { getDefaultModelMeta } from '../../api/common/defaults';
 import type { Response } from '../../types';
 import { retryHeaders } from '../../api/common/errors';
 import { describeError, log } from '../../api/common/logger';
@@ -106,8 +105,7 @@ export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest,
             query: req.query,
             requestBody: body.value,
             prisma: prisma as never,
-            // the generated metadata when the app passes none: a custom handler reads it from here, as with 2.x
-            modelMeta: adapter.modelMeta ?? getDefaultModelMeta(),
+            modelMeta: adapter.modelMeta,
             zodSchemas: adapter.zodSchemas,
             logger,
         });

@@ -119,12 +119,17 @@ export function pathFromRestParam(pathname: string, rest: string | string[] | un
 }
 
 /**
- * The path as 2.x's adapters built on a framework's rest parameter (Next.js, Fastify, Nuxt, TanStack Start) hand it
- * to the handler: without the leading slash (`post/create`), so that a custom handler written for them sees the
- * same `ctx.path`. The built-in handlers take either form.
+ * A path in the form most of 2.x's adapters (Next.js, Fastify, Nuxt, TanStack Start, Hono) hand it to the handler:
+ * without the leading slash (`post/create`), so that a custom handler written for them sees the same `ctx.path`.
+ * The built-in handlers take either form.
  */
+export function withoutLeadingSlash(path: string): string {
+    return path.startsWith('/') ? path.slice(1) : path;
+}
+
+/** `pathFromRestParam` in 2.x's form (`withoutLeadingSlash`). */
 export function restParamPath(pathname: string, rest: string | string[] | undefined): string {
-    return pathFromRestParam(pathname, rest).slice(1);
+    return withoutLeadingSlash(pathFromRestParam(pathname, rest));
 }
 
 /** What the adapter made of the request body. */
@@ -177,11 +182,20 @@ export function tooLarge(limit: number): BodyResult {
     return { ok: false, status: 413, message: `request body exceeds the limit of ${limit} bytes` };
 }
 
-/** A body a framework already read: an object is taken as is, text or bytes are parsed as JSON. */
-export function fromParsedBody(body: unknown, limit: number): BodyResult {
+/** The media types JSON body parsers (Next.js's, body-parser's default) parse. */
+const JSON_MEDIA_TYPE = /^\s*application\/(?:ld\+)?json\s*(?:;|$)/i;
+
+/**
+ * A body a framework already read: an object is taken as is, text or bytes are parsed as JSON. Under a JSON
+ * `contentType`, text that is not JSON is a string literal the framework's JSON parser has parsed already
+ * (Next.js turns `"hello"` into `hello`): the value itself, not a 400.
+ */
+export function fromParsedBody(body: unknown, limit: number, contentType?: string | string[]): BodyResult {
     if (typeof body === 'string') {
         const oversized = body.length * 3 > limit && ENCODER.encode(body).byteLength > limit;
-        return oversized ? tooLarge(limit) : parseJsonText(body);
+        if (oversized) return tooLarge(limit);
+        const parsed = parseJsonText(body);
+        return !parsed.ok && JSON_MEDIA_TYPE.test(String(contentType ?? '')) ? { ok: true, value: body } : parsed;
     }
     if (body instanceof Uint8Array) {
         return body.byteLength > limit ? tooLarge(limit) : parseJsonBytes(body);

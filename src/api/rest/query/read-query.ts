@@ -15,7 +15,6 @@ import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
 
 const DOCUMENT_FAMILIES: ReadonlySet<Family> = new Set<Family>(['include', 'fields']);
 const COLLECTION_FAMILIES: ReadonlySet<Family> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
-const RELATIONSHIP_FAMILIES: ReadonlySet<Family> = COLLECTION_FAMILIES;
 
 export interface Parsed<Q> {
     query: Q;
@@ -90,7 +89,7 @@ function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelat
  */
 export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel: RestRelationship): Parsed<CollectionQuery> {
     const target = rel.target;
-    const params = parseParams(req.query, rel.isArray ? RELATIONSHIP_FAMILIES : DOCUMENT_FAMILIES, `${rel.isArray ? 'to-many' : 'to-one'} relationship endpoints`);
+    const params = parseParams(req.query, rel.isArray ? COLLECTION_FAMILIES : DOCUMENT_FAMILIES, `${rel.isArray ? 'to-many' : 'to-one'} relationship endpoints`);
     return {
         query: {
             include: relationshipInclude(req, parent, rel, params.include),
