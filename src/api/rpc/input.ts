@@ -1,5 +1,6 @@
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { BadRequestError } from '../common/errors';
+import { applyReferentialEqualities } from './referential-equalities';
 
 /**
  * Reading an operation's arguments from a request: `q`/`meta` query parameters (GET, DELETE) or
@@ -233,6 +234,12 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
  * in the client runtime's objects after validation.
  */
 export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
+    const decoded = decodeValues(raw);
+    // after the typed values: a repeated place gets the restored value of its first place, as superjson does
+    return { args: applyReferentialEqualities(decoded.args, decoded.jsonNulls, raw.serialization?.referentialEqualities), jsonNulls: decoded.jsonNulls };
+}
+
+function decodeValues(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
     const values = raw.serialization?.values;
     if (values === undefined || values === null) {
         return { args: raw.json, jsonNulls: [] };
