@@ -91,3 +91,12 @@ it('a reference to a path the arguments do not hold is a 400', async () => {
     });
     expect(target.status).toBe(400);
 });
+
+it('an upsert whose create and update share a Json value writes that value, not null', async () => {
+    const json = { theme: 'dark' };
+    const res = await call('POST', '/allTypes/upsert', { body: body({ where: { id: 'shared' }, create: { id: 'shared', json }, update: { json }, select: { json: true } }) });
+    expect(res.status).toBe(200);
+    const again = await call('POST', '/allTypes/upsert', { body: body({ where: { id: 'shared' }, create: { id: 'shared', json }, update: { json }, select: { json: true } }) });
+    expect(again.body.data).toEqual({ json: { theme: 'dark' } });
+    expect((await s.prisma.allTypes.findUnique({ where: { id: 'shared' } })).json).toEqual({ theme: 'dark' });
+});
