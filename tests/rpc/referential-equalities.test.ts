@@ -100,3 +100,15 @@ it('an upsert whose create and update share a Json value writes that value, not 
     expect(again.body.data).toEqual({ json: { theme: 'dark' } });
     expect((await s.prisma.allTypes.findUnique({ where: { id: 'shared' } })).json).toEqual({ theme: 'dark' });
 });
+
+it('paths that would multiply one value beyond the bound are a 400 before anything is expanded or sent to the database', async () => {
+    const big = Array.from({ length: 2_000 }, (_, i) => ({ title: `t${i}` }));
+    const targets = Array.from({ length: 100 }, (_, i) => `where.OR.${i + 1}`);
+    const q = { where: { OR: [{ OR: big }, ...targets.map(() => null)] } };
+    const res = await call('GET', '/post/count', { q, meta: { serialization: { referentialEqualities: { 'where.OR.0': targets } } } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('referentialEqualities');
+    // the same shape under the bound is restored and answered
+    const small = await call('GET', '/post/count', { q: { where: { OR: [{ OR: big.slice(0, 2) }, null] } }, meta: { serialization: { referentialEqualities: { 'where.OR.0': ['where.OR.1'] } } } });
+    expect(small.status).toBe(200);
+});

@@ -9,12 +9,26 @@ import { isPlainObject, type Args, type JsonNullSlot } from './input';
  * dedupe every place carries its own copy, and restoring changes nothing.
  */
 
+/**
+ * How many values the restored places may hold together. A few hundred bytes of paths naming one large value
+ * would otherwise multiply it into a tree far larger than any body limit lets in (and ZenStack and Prisma copy
+ * and walk every place again); a real client repeats a Date or a small filter.
+ */
+export const MAX_RESTORED_VALUES = 100_000;
+
+interface Budget {
+    left: number;
+}
+
 /** A copy of plain objects and arrays (typed values, such as Dates, are shared): every place gets its own tree. */
-function copyTree(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map(copyTree);
+function copyTree(value: unknown, budget: Budget): unknown {
+    if (--budget.left < 0) {
+        throw new BadRequestError(`"referentialEqualities" would restore more than ${MAX_RESTORED_VALUES} values`);
+    }
+    if (Array.isArray(value)) return value.map((item) => copyTree(item, budget));
     if (isPlainObject(value)) {
         const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) out[key] = copyTree(value[key]);
+        for (const key of Object.keys(value)) out[key] = copyTree(value[key], budget);
         return out;
     }
     return value;
@@ -39,6 +53,7 @@ export function applyReferentialEqualities(args: Args, jsonNulls: JsonNullSlot[]
         throw new BadRequestError('invalid serialization metadata: "referentialEqualities" must be an object of paths');
     }
     let result: Args = args;
+    const budget: Budget = { left: MAX_RESTORED_VALUES };
     for (const [source, targets] of Object.entries(refs)) {
         if (!Array.isArray(targets) || !targets.every((t) => typeof t === 'string')) {
             throw new BadRequestError(`invalid serialization metadata: referentialEqualities of "${source}" must be a list of paths`);
@@ -54,7 +69,7 @@ export function applyReferentialEqualities(args: Args, jsonNulls: JsonNullSlot[]
             if (getPath(result, target) === undefined) {
                 throw new BadRequestError(`serialization path "${target}" does not match a value in the arguments`);
             }
-            result = replacePath(result, target, copyTree(value)) as Args;
+            result = replacePath(result, target, copyTree(value, budget)) as Args;
             for (const slot of slots) jsonNulls.push({ path: target + slot.path.slice(source.length), name: slot.name });
         }
     }
