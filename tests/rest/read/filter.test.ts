@@ -216,6 +216,18 @@ describe('REST filters (SQLite)', () => {
             expect(err.source).toEqual({ parameter: Object.keys(query)[0] });
         });
 
+        it.each<[string, Query, RegExp]>([
+            ['/post', { 'filter[title$isNull]': 'true' }, /"title": it is a required field/],
+            ['/post', { 'filter[id$isNull]': 'false' }, /"id": it is a required field/],
+            ['/post', { 'filter[author][email$isNull]': 'true' }, /"email": it is a required field/],
+            ['/comment', { 'filter[post$isNull]': 'true' }, /"post": it is a required relationship/],
+            ['/profile', { 'filter[user$isNull]': 'false' }, /"user": it is a required relationship/],
+        ])('$isNull on a required field or to-one relationship: %s %j → 400 invalid-filter naming it (was the client\'s own refusal as invalid-payload)', async (path, query, detail) => {
+            const err = await error(path, query);
+            expect([err.status, err.code, err.source]).toEqual([400, 'invalid-filter', { parameter: Object.keys(query)[0] }]);
+            expect(err.detail).toMatch(detail);
+        });
+
         it('rejects values of the wrong type on the other scalar types', async () => {
             for (const [q, detail] of [
                 [{ 'filter[role]': 'BOSS' }, /one of USER, ADMIN/],

@@ -125,6 +125,10 @@ function scalarCondition(field: ScalarField, param: FilterParam, ctx: FilterCont
     if (!!def.list !== field.isArray || (def.kinds && !def.kinds.has(field.kind))) {
         throw invalid(param, `$${param.op} (${def.describe}) does not apply to "${field.name}" (${field.type}${field.isArray ? '[]' : ''})`);
     }
+    if (param.op === 'isNull' && !field.isOptional) {
+        // Prisma refuses a null comparison on a required field: a 400 naming the parameter, not the client's message
+        throw invalid(param, `$isNull does not apply to "${field.name}": it is a required field, never null`);
+    }
     let values: unknown[] = [];
     let flag = false;
     switch (def.arity) {
@@ -164,6 +168,9 @@ function idFilter(target: RestModel, raw: string, param: FilterParam, ctx: Filte
 function relationCondition(rel: RestRelationship, param: FilterParam, ctx: FilterContext): Where {
     const name = rel.name;
     if (param.op === 'isNull' && !rel.isArray) {
+        if (!rel.field.isOptional) {
+            throw invalid(param, `$isNull does not apply to "${name}": it is a required relationship, never null`);
+        }
         return parseBooleanFlag(param.value, param.parameter) ? { [name]: { is: null } } : { [name]: { isNot: null } };
     }
     if (param.op === 'isEmpty' && rel.isArray) {
