@@ -11,6 +11,8 @@ describe('RestApiHandler options', () => {
         [{ endpoint: 'http://x/api', pageSize: 0 }, /"pageSize" must be a positive integer or Infinity/],
         [{ endpoint: 'http://x/api', pageSize: 2.5 }, /"pageSize"/],
         [{ endpoint: 'http://x/api', maxPageSize: -1 }, /"maxPageSize"/],
+        [{ endpoint: 'http://x/api', pageSize: 50, maxPageSize: 10 }, /"pageSize" \(50\) must not exceed "maxPageSize" \(10\)/],
+        [{ endpoint: 'http://x/api', maxPageSize: Infinity }, /"maxPageSize" must be a positive integer/],
         [{ endpoint: 'http://x/api', maxIncludeDepth: 0 }, /"maxIncludeDepth"/],
         [{ endpoint: 'http://x/api', idDivider: '' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', idDivider: '/' }, /"idDivider"/],

@@ -2,7 +2,7 @@
 export interface RestApiHandlerOptions {
     /** Base URL of the API, used to build every link (required, absolute). */
     endpoint: string;
-    /** Default page size of collections (default 100); `Infinity` disables pagination. */
+    /** Default page size of collections (default 100, or `maxPageSize` when smaller); `Infinity` disables pagination. */
     pageSize?: number;
     /** Largest `page[limit]` a client may ask for (default 1000); a larger one is 400. */
     maxPageSize?: number;
@@ -77,13 +77,18 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
     if (typeof idDivider !== 'string' || idDivider.length === 0 || idDivider.includes('/')) {
         throw new Error('RestApiHandler: "idDivider" must be a non-empty string without "/"');
     }
-    const pageSize = positiveInt('pageSize', options.pageSize, 100, true);
+    const givenMax = positiveInt('maxPageSize', options.maxPageSize, Infinity);
+    // the default page must be one a client may ask for: the pagination links name its size
+    const pageSize = positiveInt('pageSize', options.pageSize, Math.min(100, givenMax), true);
+    if (Number.isFinite(pageSize) && pageSize > givenMax) {
+        throw new Error(`RestApiHandler: "pageSize" (${pageSize}) must not exceed "maxPageSize" (${givenMax}): the pagination links name page[limit]=${pageSize}, which would be refused`);
+    }
     const modelNameMapping = stringRecord('modelNameMapping', options.modelNameMapping);
     const externalIdMapping = stringRecord('externalIdMapping', options.externalIdMapping);
     return {
         endpoint: options.endpoint.replace(/\/+$/, ''),
         pageSize,
-        maxPageSize: positiveInt('maxPageSize', options.maxPageSize, Math.max(1000, pageSize === Infinity ? 1000 : pageSize)),
+        maxPageSize: Number.isFinite(givenMax) ? givenMax : Math.max(1000, pageSize === Infinity ? 1000 : pageSize),
         maxIncludeDepth: positiveInt('maxIncludeDepth', options.maxIncludeDepth, 4),
         maxFilters: positiveInt('maxFilters', options.maxFilters, 32),
         idDivider,

@@ -261,6 +261,18 @@ describe('REST pagination', () => {
         expect(api.body(related).errors[0]).toMatchObject({ status: 400, code: 'invalid-page', source: { parameter: 'page[offset]' } });
     });
 
+    it('a maxPageSize below the default page size makes it the default: every pagination link of the answer is one the handler takes', async () => {
+        const capped = makeApi(api.s, { maxPageSize: 2 });
+        const res = await capped.get('/user');
+        const body = capped.body(res);
+        expect([res.status, body.data.length, body.meta.total > 2]).toEqual([200, 2, true]);
+        for (const name of ['first', 'last', 'next']) {
+            const url = new URL(body.links[name]);
+            const followed = await capped.get(url.pathname.slice('/api'.length), Object.fromEntries(url.searchParams));
+            expect([name, followed.status]).toEqual([name, 200]);
+        }
+    });
+
     it('honours maxPageSize', async () => {
         const capped = makeApi(api.s, { maxPageSize: 5 });
         expect((await capped.get('/user', { 'page[limit]': '5' })).status).toBe(200);
