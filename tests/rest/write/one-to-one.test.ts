@@ -131,6 +131,15 @@ function defineOneToOneTests(provider: Provider): void {
             expect([method, path, res.status, firstError(res).code, firstError(res).source?.pointer]).toEqual([method, path, 409, code, pointer]);
             expect(await rows(o.a)).toEqual(o.before);
         }
+        // a card that is not there is a 404 like any other link (pointing at it), not a 409 about the current card
+        for (const [path, body, pointer] of [
+            ['/person/2/relationships/card', link('card', '77'), '/data'],
+            ['/person/2', { data: { type: 'person', id: '2', relationships: { card: link('card', '77') } } }, '/data/relationships/card/data'],
+        ] as [string, unknown, string][]) {
+            const res = await o.a.call(ME, 'PATCH', path, body);
+            expect([path, res.status, firstError(res).code, firstError(res).source?.pointer]).toEqual([path, 404, 'not-found', pointer]);
+            expect(await rows(o.a)).toEqual(o.before);
+        }
         // a card cannot be dropped from its person (the ORM refuses it even for a person without a card): a 400
         for (const person of [2, 4]) {
             const res = await o.a.call(ME, 'PATCH', `/person/${person}/relationships/card`, { data: null });

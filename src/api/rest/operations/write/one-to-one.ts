@@ -115,7 +115,7 @@ function cannotDetach(model: RestModel, rel: RestRelationship, pointer: string |
  * policy-checked update (the displaced record's update rule applies), unless the target is that partner
  * (then the link is dropped from `data`: nothing changes). Returns the data left to write.
  */
-export async function detachDisplacedPartners(db: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
+export async function detachDisplacedPartners(db: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers, divider: string): Promise<Data> {
     let out = data;
     for (const rel of toOne(model, data, false)) {
         if (!rel.field.oneToOne) continue;
@@ -139,7 +139,11 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
         }
         if (!rel.field.otherSideOptional) {
             // a partner the user cannot see makes Prisma refuse the link (P2014), explained by explainLinkConflict
-            if (current) throw cannotDetach(model, rel, pointers[rel.name]);
+            if (current) {
+                // a target that is not there (or not readable) is what is wrong: the same 404 as for any other link
+                const target = await db[rel.target.key].findUnique({ where: wanted, select: idSelect(rel.target) });
+                throw target ? cannotDetach(model, rel, pointers[rel.name]) : relatedNotFound(rel, wanted, pointers[rel.name], divider);
+            }
             continue;
         }
         await detachPartner(db, model, rel, where, current);

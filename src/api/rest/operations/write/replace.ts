@@ -158,6 +158,6 @@ export async function applyRelationChanges(req: RestRequest, tx: CrudContract, m
 
 /** The one-to-one part of an update of an existing record: displaced partners detached under the policy, owned links as foreign keys. */
 export async function linkOneToOne(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
-    const left = await detachDisplacedPartners(tx, model, where, data, pointers);
+    const left = await detachDisplacedPartners(tx, model, where, data, pointers, req.config.idDivider);
     return ownerLinksAsForeignKeys(tx, model, left, pointers, req.config.idDivider);
 }
