@@ -143,6 +143,24 @@ const DATA_EXCEPTION_SQLSTATE = /^22[0-9A-Z]{3}$/;
  * an index's maximum row size, a statement too complex or with too many arguments).
  */
 const LIMIT_EXCEEDED_SQLSTATE = /^54[0-9A-Z]{3}$/;
+/**
+ * SQLSTATE class 23, integrity constraint violation, that the driver adapter leaves untranslated (unique,
+ * not-null and foreign-key violations become P2002/P2011/P2003): a CHECK constraint (23514) or an exclusion
+ * constraint (23P01) added to the database, e.g. in a migration. The request's data breaks a rule of the
+ * database, as with a foreign key: a 400, not a server fault.
+ */
+const INTEGRITY_SQLSTATE = /^23[0-9A-Z]{3}$/;
+/** The constraint a PostgreSQL integrity error names (`… violates check constraint "name"`), if any. */
+const CONSTRAINT_NAME = /constraint "([^"]{1,128})"/;
+
+/** What the request violates, for the message: the constraint by name when the database names it. */
+function violatedConstraint(err: unknown): string {
+    const cause = (err as { cause?: { message?: unknown; originalMessage?: unknown } }).cause;
+    const text = [cause?.message, cause?.originalMessage, (err as { message?: unknown }).message].find((t) => typeof t === 'string') as string | undefined;
+    const name = text ? CONSTRAINT_NAME.exec(text)?.[1] : undefined;
+    return name ? `the database constraint "${name}"` : 'a constraint of the database';
+}
+
 /** A syntax error is the server's fault, except in a full-text query, which is the request's text. */
 const TSQUERY_SYNTAX = /(syntax error|no operand) in tsquery/i;
 /** PostgreSQL's undefined_function: an operation the request asks for does not exist for a column's type. */
@@ -308,6 +326,9 @@ export function classifyError(err: unknown): ClassifiedError {
         const state = sqlState(err);
         if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the database cannot take a value of the request (invalid data, SQLSTATE ${state})` };
+        }
+        if (state && INTEGRITY_SQLSTATE.test(state)) {
+            return { kind: 'orm', message: `the request violates ${violatedConstraint(err)} (SQLSTATE ${state})` };
         }
         if (state && LIMIT_EXCEEDED_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the request exceeds a limit of the database (e.g. a value too large for an index; SQLSTATE ${state})` };
