@@ -169,6 +169,8 @@ export function convertAttribute(field: ScalarField, value: unknown, pointer: st
         }
         return value.map((item, i) => {
             const itemPointer = pointerTo(pointer, i);
+            // a list of JSON values (Json[], PostgreSQL) holds JSON null like any JSON value; other lists hold no nulls
+            if (item === null && field.kind === 'Json') return null;
             if (item === null || item === undefined) {
                 throw payloadError(itemPointer, `attribute "${field.name}" cannot hold null items`);
             }

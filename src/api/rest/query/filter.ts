@@ -1,5 +1,4 @@
 import { BadRequestError } from '../../common/errors';
-import { protoKeyPath } from '../../common/guards';
 import { checkWhere, hoistConjunctions } from '../../common/filter-guard';
 import { isRelation, type ModelRegistry, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -7,6 +6,7 @@ import { whereById } from '../ids';
 import type { RestModel, RestRelationship } from '../schema';
 import { isFilterable, parseBooleanFlag, parseFilterValue, type EnumLookup } from './filter-values';
 import { equality, findOperator, OPERATOR_NAMES, type OperatorDef, type Where } from './operators';
+import { jsonCondition, jsonListCondition } from './json-filter';
 import type { FilterParam } from './params';
 
 /**
@@ -72,43 +72,9 @@ function checkProvider(param: FilterParam, op: string, def: OperatorDef, ctx: Fi
     }
 }
 
-/** Deepest nesting of a JSON value to compare with (the query string's length bounds its size). */
-const MAX_JSON_DEPTH = 32;
-
-function jsonDepth(value: unknown, depth = 0): number {
-    if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return depth;
-    let max = depth + 1;
-    for (const item of Object.values(value)) max = Math.max(max, jsonDepth(item, depth + 1));
-    return max;
-}
-
-/**
- * `filter[json]=<JSON text>`: equality with a JSON value, as 2.x has it. The whole text is the value
- * (no comma-separated any-of: JSON has commas); `null` matches a JSON null and a database NULL.
- */
-function jsonCondition(field: ScalarField, param: FilterParam, ctx: FilterContext): Where {
-    if (param.op !== undefined) {
-        throw invalid(param, `"${field.name}" (${field.type}) is compared by equality only: filter[${field.name}]=<JSON value>`);
-    }
-    let value: unknown;
-    try {
-        value = JSON.parse(param.value);
-    } catch {
-        throw new RestError('invalid-value', `the value of "${field.name}" is not valid JSON`, { source: { parameter: param.parameter } });
-    }
-    if (jsonDepth(value) > MAX_JSON_DEPTH) {
-        throw new RestError('invalid-value', `the JSON value of "${field.name}" nests deeper than ${MAX_JSON_DEPTH} levels`, { source: { parameter: param.parameter } });
-    }
-    if (protoKeyPath(value)) {
-        // ZenStack's copy of the filter would turn it into a prototype, and compare with another value
-        throw new RestError('invalid-value', `the JSON value of "${field.name}" must not contain a "__proto__" key`, { source: { parameter: param.parameter } });
-    }
-    return { [field.name]: { equals: value === null ? ctx.anyNull() : value } };
-}
-
 function scalarCondition(field: ScalarField, param: FilterParam, ctx: FilterContext): Where {
-    if (field.kind === 'Json' && !field.isArray) {
-        return jsonCondition(field, param, ctx);
+    if (field.kind === 'Json') {
+        return field.isArray ? jsonListCondition(field, param) : jsonCondition(field, param, ctx);
     }
     if (!isFilterable(field)) {
         throw invalid(param, `"${field.name}" (${field.type}) cannot be filtered`);
