@@ -181,6 +181,23 @@ describe('input', () => {
         expect(await s.prisma.allTypes.count({ where: { string: 'base64' } })).toBe(0);
     });
 
+    it.each([['2024-02-30T00:00:00.000Z'], ['2023-02-29T12:00:00.000Z'], ['2024-06-31T00:00:00.000Z']])(
+        'refuses a Date-tagged %s, a day no calendar has (new Date() rolls it over), and writes nothing',
+        async (text) => {
+            const body = { data: { string: 'no-such-day', dateTime: text, ownerId: 1 }, meta: { serialization: { values: { 'data.dateTime': ['Date'] } } } };
+            const res = await call('POST', '/allTypes/create', { body });
+            expect(res.status).toBe(400);
+            expect(await s.prisma.allTypes.count({ where: { string: 'no-such-day' } })).toBe(0);
+        },
+    );
+
+    it('takes February 29th of a leap year', async () => {
+        const body = { data: { string: 'leap', dateTime: '2024-02-29T00:00:00.000Z', ownerId: 1 }, meta: { serialization: { values: { 'data.dateTime': ['Date'] } } } };
+        const res = await call('POST', '/allTypes/create', { body });
+        expect(res.status).toBe(201);
+        await s.prisma.allTypes.deleteMany({ where: { string: 'leap' } });
+    });
+
     it('refuses the other typed arrays', async () => {
         const res = await call('POST', '/allTypes/create', { body: typedArray([1], ['typed-array', 'Float64Array']) });
         expect(res.status).toBe(400);

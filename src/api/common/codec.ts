@@ -144,12 +144,32 @@ export function decodeBigInt(value: unknown, path?: string): bigint {
     return n;
 }
 
+const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
+const THIRTY_DAYS = new Set([4, 6, 9, 11]);
+
+/**
+ * Whether the calendar day a `YYYY-MM-DD…` text starts with exists. `new Date('2024-02-30')` is March 1st
+ * and `2023-02-29` March 1st: V8 takes any day up to 31 and rolls it over, where Prisma (and 2.x, which hands
+ * it the text) refuses it. Other forms are left to the parser.
+ */
+export function isRealDay(text: string): boolean {
+    const m = DATE_PART.exec(text);
+    if (!m) return true;
+    const year = Number(m[1]);
+    const month = Number(m[2]);
+    const day = Number(m[3]);
+    if (month < 1 || month > 12 || day < 1) return false;
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    const last = month === 2 ? (leap ? 29 : 28) : THIRTY_DAYS.has(month) ? 30 : 31;
+    return day <= last;
+}
+
 export function decodeDate(value: unknown, path?: string): Date {
     if (typeof value !== 'string' && typeof value !== 'number') {
         throw new CodecError('invalid DateTime value', path);
     }
     const date = new Date(value);
-    if (Number.isNaN(date.getTime())) {
+    if (Number.isNaN(date.getTime()) || (typeof value === 'string' && !isRealDay(value.trim()))) {
         throw new CodecError('invalid DateTime value', path);
     }
     return date;
@@ -442,7 +462,8 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
     for (const [path, tags] of Object.entries(values)) {
         if ((tags as unknown[])[0] === DATE_TAG) {
             const restored = getPath(result, path);
-            if (restored instanceof Date && Number.isNaN(restored.getTime())) {
+            const text = getPath(json, path);
+            if (restored instanceof Date && (Number.isNaN(restored.getTime()) || (typeof text === 'string' && !isRealDay(text.trim())))) {
                 throw new CodecError(`invalid DateTime value at "${path}"`, path);
             }
         }

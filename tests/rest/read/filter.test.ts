@@ -202,6 +202,8 @@ describe('REST filters (SQLite)', () => {
             [{ 'filter[published]': 'yes' }, 'invalid-value', /"true" or "false"/],
             [{ 'filter[createdAt]': 'yesterday' }, 'invalid-value', /ISO 8601/],
             [{ 'filter[createdAt]': '12345' }, 'invalid-value', /ISO 8601/],
+            [{ 'filter[createdAt$lt]': '2024-02-30' }, 'invalid-value', /ISO 8601/],
+            [{ 'filter[createdAt$between]': '2024-01-01,2023-02-29T00:00:00Z' }, 'invalid-value', /ISO 8601/],
             [{ 'filter[viewCount$between]': '1' }, 'invalid-value', /two comma-separated values/],
             [{ 'filter[viewCount$between]': '1,2,3' }, 'invalid-value', /two comma-separated values/],
             [{ 'filter[authorId$isNull]': 'maybe' }, 'invalid-value', /"true" or "false"/],

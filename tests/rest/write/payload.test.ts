@@ -75,6 +75,9 @@ describe('attribute values', () => {
         ['createdAt', 'yesterday', 'non-ISO DateTime'],
         ['createdAt', 1700000000000, 'number for a DateTime'],
         ['createdAt', '2024-13-45T00:00:00Z', 'impossible date'],
+        ['createdAt', '2024-02-30T00:00:00Z', 'February 30th (new Date() rolls it into March)'],
+        ['createdAt', '2023-02-29', 'February 29th of a common year'],
+        ['createdAt', '2024-04-31T10:00:00+02:00', 'April 31st'],
     ];
     it.each(wrong)('rejects %s = %j (%s) with a pointer', (field, value) => {
         expect(thrown(() => create('post', { attributes: { [field]: value } }))).toMatchObject({

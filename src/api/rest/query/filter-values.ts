@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDecimal } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDecimal, isRealDay } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -39,7 +39,7 @@ const PARSERS: Record<string, Parser> = {
     DateTime: (text) => {
         const t = text.trim();
         const d = new Date(t);
-        return ISO_DATE.test(t) && !Number.isNaN(d.getTime()) ? d : INVALID;
+        return ISO_DATE.test(t) && !Number.isNaN(d.getTime()) && isRealDay(t) ? d : INVALID;
     },
     Bytes: (text) => decodeBytes(text),
     Enum: (text, field, enums) => {
