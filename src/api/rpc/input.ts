@@ -1,6 +1,6 @@
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { BadRequestError } from '../common/errors';
-import { applyReferentialEqualities } from './referential-equalities';
+import { applyReferentialEqualities } from '../common/referential-equalities';
 
 /**
  * Reading an operation's arguments from a request: `q`/`meta` query parameters (GET, DELETE) or
@@ -234,9 +234,14 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
  * in the client runtime's objects after validation.
  */
 export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
-    const decoded = decodeValues(raw);
-    // after the typed values: a repeated place gets the restored value of its first place, as superjson does
-    return { args: applyReferentialEqualities(decoded.args, decoded.jsonNulls, raw.serialization?.referentialEqualities), jsonNulls: decoded.jsonNulls };
+    const { args, jsonNulls } = decodeValues(raw);
+    // after the typed values: a repeated place gets the restored value of its first place, as superjson does;
+    // Json null markers at or under the first place are listed for the copy too
+    const restored = applyReferentialEqualities(args, raw.serialization?.referentialEqualities, MAX_ARGS_DEPTH, (source, target) => {
+        const under = jsonNulls.filter((slot) => slot.path === source || slot.path.startsWith(`${source}.`));
+        for (const slot of under) jsonNulls.push({ path: target + slot.path.slice(source.length), name: slot.name });
+    });
+    return { args: restored, jsonNulls };
 }
 
 function decodeValues(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {

@@ -1,4 +1,5 @@
 import { CodecError, deserializeValue, getPath, splitPath } from '../../common/codec';
+import { applyReferentialEqualities } from '../../common/referential-equalities';
 import { nestingDepth, protoKeyPath } from '../../common/guards';
 import { whereById } from '../ids';
 import { namesType, type RestModel } from '../schema';
@@ -79,7 +80,9 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
                 return marker;
             },
         }) as { data: unknown };
-        return { ...body, data: restored.data };
+        // a place holding the same value as an earlier one (superjson's dedupe sends it once) gets it back, as 2.x has it
+        const shared = applyReferentialEqualities(restored, (serialization as Record<string, unknown>).referentialEqualities, MAX_DEPTH);
+        return { ...body, data: shared.data };
     } catch (err) {
         if (err instanceof CodecError) {
             const pointer = err.path ? pointerFromKeys(splitPath(err.path)) : '/meta/serialization';

@@ -1,0 +1,90 @@
+import { CodecError, getPath, replacePath } from './codec';
+import { isObject } from './guards';
+
+/**
+ * superjson's `referentialEqualities`: `{ "<path>": ["<path>", …] }`, the places that hold the same value
+ * (object, array, Date …) as the first one. A client made with `new SuperJSON({ dedupe: true })` sends that value
+ * once and `null` in the other places; superjson (and so `@zenstackhq/server` 2.x, RPC and REST) puts it back
+ * there. Without dedupe every place carries its own copy, and restoring changes nothing.
+ */
+
+/**
+ * How many values the restored places may hold together. A few hundred bytes of paths naming one large value
+ * would otherwise multiply it into a tree far larger than any body limit lets in (and ZenStack and Prisma copy
+ * and walk every place again); a real client repeats a Date or a small filter.
+ */
+export const MAX_RESTORED_VALUES = 100_000;
+
+interface Budget {
+    left: number;
+}
+
+function isLiteral(value: unknown): value is Record<string, unknown> {
+    if (!isObject(value)) return false;
+    const proto: unknown = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of arrays and object literals (typed values, such as Dates, are shared): every place gets its own tree.
+ * `levels` is how deep the copy may nest below its place: a value copied into a place inside a copy of itself
+ * would otherwise double the depth with every entry (and this recursion, and the ORM's, overflow the stack).
+ */
+function copyTree(value: unknown, budget: Budget, levels: number): unknown {
+    if (--budget.left < 0) {
+        throw new CodecError(`"referentialEqualities" would restore more than ${MAX_RESTORED_VALUES} values`);
+    }
+    const nested = Array.isArray(value) || isLiteral(value);
+    if (nested && levels <= 0) {
+        throw new CodecError('"referentialEqualities" would nest the arguments deeper than they may be');
+    }
+    if (Array.isArray(value)) return value.map((item) => copyTree(item, budget, levels - 1));
+    if (isLiteral(value)) {
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(value)) out[key] = copyTree(value[key], budget, levels - 1);
+        return out;
+    }
+    return value;
+}
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function checkPath(path: string): void {
+    if (path.split('.').some((k) => FORBIDDEN_KEYS.has(k))) {
+        throw new CodecError(`forbidden path "${path}" in referentialEqualities`, path);
+    }
+}
+
+/**
+ * Restores the places `refs` lists from their first place, after the typed values are decoded. Every path must
+ * name a value of `root` (the repeated places hold `null`, or a copy), and no restored place may nest deeper
+ * than `maxDepth` levels below `root` (the depth the caller allows its input); `copied` hears of each place
+ * restored. Failures are CodecErrors (400s).
+ */
+export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: number, copied?: (source: string, target: string) => void): T {
+    if (refs === undefined || refs === null) return root;
+    if (!isLiteral(refs)) {
+        throw new CodecError('invalid serialization metadata: "referentialEqualities" must be an object of paths');
+    }
+    let result: unknown = root;
+    const budget: Budget = { left: MAX_RESTORED_VALUES };
+    for (const [source, targets] of Object.entries(refs)) {
+        if (!Array.isArray(targets) || !targets.every((t) => typeof t === 'string')) {
+            throw new CodecError(`invalid serialization metadata: referentialEqualities of "${source}" must be a list of paths`, source);
+        }
+        checkPath(source);
+        const value = getPath(result, source);
+        if (value === undefined) {
+            throw new CodecError(`serialization path "${source}" does not match a value`, source);
+        }
+        for (const target of targets as string[]) {
+            checkPath(target);
+            if (getPath(result, target) === undefined) {
+                throw new CodecError(`serialization path "${target}" does not match a value`, target);
+            }
+            result = replacePath(result, target, copyTree(value, budget, maxDepth - target.split('.').length));
+            copied?.(source, target);
+        }
+    }
+    return result as T;
+}
