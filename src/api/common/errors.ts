@@ -161,6 +161,31 @@ function violatedConstraint(err: unknown): string {
     return name ? `the database constraint "${name}"` : 'a constraint of the database';
 }
 
+/** The longest text of a database rule (a trigger's message) an answer repeats. */
+const MAX_RULE_TEXT = 500;
+
+/**
+ * A rule the application put into the database refused the write: a trigger that raised (PostgreSQL's
+ * `RAISE EXCEPTION`, SQLSTATE P0001; SQLite's `RAISE(ABORT, …)`), or a SQLite CHECK constraint. The message of
+ * a trigger is the application's own text for the client (2.x passes it on too); Prisma reports both SQLite
+ * cases as a foreign-key violation (P2003), which names a rule that was not broken.
+ */
+function databaseRule(cause: unknown): string | undefined {
+    if (typeof cause !== 'object' || cause === null) return undefined;
+    const { code, originalCode, message, originalMessage } = cause as Record<string, unknown>;
+    const state = typeof originalCode === 'string' ? originalCode : code;
+    const text = typeof originalMessage === 'string' ? originalMessage : typeof message === 'string' ? message : '';
+    if (state === 'P0001' || state === 'SQLITE_CONSTRAINT_TRIGGER') {
+        const said = text.trim().slice(0, MAX_RULE_TEXT);
+        return said ? `the database refused the request: ${said}` : 'the database refused the request (a trigger raised an error)';
+    }
+    if (state === 'SQLITE_CONSTRAINT_CHECK') {
+        const name = /^CHECK constraint failed: (.{1,128})$/.exec(text)?.[1];
+        return `the request violates ${name ? `the database constraint "${name}"` : 'a CHECK constraint of the database'}`;
+    }
+    return undefined;
+}
+
 /** A syntax error is the server's fault, except in a full-text query, which is the request's text. */
 const TSQUERY_SYNTAX = /(syntax error|no operand) in tsquery/i;
 /** PostgreSQL's undefined_function: an operation the request asks for does not exist for a column's type. */
@@ -305,6 +330,11 @@ export function classifyError(err: unknown): ClassifiedError {
             const fields = Array.isArray(target) ? target.join(', ') : typeof target === 'string' ? target : undefined;
             return { kind: 'unique', message: fields ? `unique constraint violated on (${fields})` : 'unique constraint violated', ormCode: code };
         }
+        // a SQLite CHECK constraint comes as a known request error of that code, a trigger as P2003 with the driver's cause
+        const rule = databaseRule((meta.driverAdapterError as { cause?: unknown } | undefined)?.cause) ?? databaseRule({ code, message });
+        if (rule) {
+            return { kind: 'orm', message: rule, ormCode: code };
+        }
         const transient = TRANSIENT_CODES.get(code) ?? driverCondition(meta.driverAdapterError);
         if (transient) {
             return { kind: 'unavailable', message: transient, ormCode: code };
@@ -322,6 +352,10 @@ export function classifyError(err: unknown): ClassifiedError {
         const condition = driverCondition(err);
         if (condition) {
             return { kind: 'unavailable', message: condition };
+        }
+        const rule = databaseRule((err as { cause?: unknown }).cause);
+        if (rule) {
+            return { kind: 'orm', message: rule };
         }
         const state = sqlState(err);
         if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {

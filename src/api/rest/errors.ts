@@ -96,8 +96,12 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     }
     const classified = classifyError(err);
     const code = KIND_TO_CODE[classified.kind];
-    if (classified.kind === 'unknown' || classified.kind === 'unavailable' || classified.kind === 'orm') {
+    if (classified.kind === 'unknown' || classified.kind === 'unavailable' || classified.alarm) {
         log(logger, 'error', describeError(err), code);
+    } else if (classified.kind === 'orm') {
+        // the request's data refused by the database (a 400), as the RPC handler logs it: not a server fault to
+        // alarm anyone with, nor a stack trace a client can have printed at will
+        log(logger, 'debug', `REST request rejected by the data layer: ${err instanceof Error ? err.message : String(err)}`, code);
     }
     const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
     const issues = classified.kind === 'data-validation' ? formatIssues(classified.issues) : [];
