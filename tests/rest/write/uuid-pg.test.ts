@@ -50,4 +50,24 @@ describePg('REST resources with native uuid ids', () => {
             await api.cleanup();
         }
     });
+
+    it('a text operator on a uuid column is a 400 invalid-filter naming the parameter; whole-value comparisons work', async () => {
+        if (!(await requirePg())) return;
+        const api = await openApi(UUID_SCHEMA, 'postgresql');
+        try {
+            await api.s.prisma.owner.create({ data: { id: OWNER } });
+            await api.s.prisma.item.createMany({ data: [{ id: ITEM, ownerId: OWNER }, { id: OTHER }] });
+            for (const op of ['contains', 'icontains', 'startsWith', 'endsWith']) {
+                const parameter = `filter[ownerId$${op}]`;
+                const res = await api.call(undefined, 'GET', '/item', undefined, { query: { [parameter]: 'aaaa' } });
+                expect([op, res.status, firstError(res).code, (firstError(res) as { source?: unknown }).source]).toEqual([op, 400, 'invalid-filter', { parameter }]);
+            }
+            const equal = await api.call(undefined, 'GET', '/item', undefined, { query: { 'filter[ownerId]': OWNER.toUpperCase() } });
+            expect(docOf(equal).data.map((r: { id: string }) => r.id)).toEqual([ITEM]);
+            const after = await api.call(undefined, 'GET', '/item', undefined, { query: { 'filter[id$gt]': ITEM } });
+            expect(docOf(after).data.map((r: { id: string }) => r.id)).toEqual([OTHER]);
+        } finally {
+            await api.cleanup();
+        }
+    });
 });

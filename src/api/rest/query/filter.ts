@@ -5,7 +5,7 @@ import { RestError } from '../errors';
 import { whereById } from '../ids';
 import type { RestModel, RestRelationship } from '../schema';
 import { isFilterable, parseBooleanFlag, parseFilterValue, type EnumLookup } from './filter-values';
-import { equality, findOperator, OPERATOR_NAMES, type OperatorDef, type Where } from './operators';
+import { equality, findOperator, OPERATOR_NAMES, readsText, type OperatorDef, type Where } from './operators';
 import { jsonCondition, jsonListCondition } from './json-filter';
 import type { FilterParam } from './params';
 
@@ -90,6 +90,10 @@ function scalarCondition(field: ScalarField, param: FilterParam, ctx: FilterCont
     checkProvider(param, param.op, def, ctx);
     if (!!def.list !== field.isArray || (def.kinds && !def.kinds.has(field.kind))) {
         throw invalid(param, `$${param.op} (${def.describe}) does not apply to "${field.name}" (${field.type}${field.isArray ? '[]' : ''})`);
+    }
+    if (field.isUuid && readsText(def)) {
+        // Prisma's filter of a @db.Uuid column has no text operators: refused here, naming the parameter
+        throw invalid(param, `$${param.op} (${def.describe}) does not apply to "${field.name}": a uuid column compares whole values only`);
     }
     if (param.op === 'isNull' && !field.isOptional) {
         // Prisma refuses a null comparison on a required field: a 400 naming the parameter, not the client's message

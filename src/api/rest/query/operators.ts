@@ -35,6 +35,11 @@ export interface OperatorDef {
 
 const ORDERED = new Set<ScalarKind>(['Int', 'Float', 'BigInt', 'Decimal', 'DateTime', 'String']);
 const STRING = new Set<ScalarKind>(['String']);
+
+/** Whether an operator works on the text of a value (LIKE, full-text search): a native uuid column has none. */
+export function readsText(def: OperatorDef): boolean {
+    return def.kinds === STRING;
+}
 /** Providers with scalar lists (`has`, `hasEvery`, `hasSome`, `isEmpty`). */
 export const LIST_PROVIDERS: ReadonlySet<string> = new Set(['postgresql', 'cockroachdb', 'mongodb']);
 /** Providers with Prisma's full-text `search`. */
