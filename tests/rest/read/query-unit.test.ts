@@ -92,10 +92,10 @@ describe('query parameters → Prisma arguments', () => {
     });
 
     it('sorts with an id tie-breaker, through to-one relationships', () => {
-        expect(parseSort(post, undefined)).toEqual([{ id: 'asc' }]);
-        expect(parseSort(post, '-viewCount,author.name')).toEqual([{ viewCount: 'desc' }, { author: { name: 'asc' } }, { id: 'asc' }]);
-        expect(parseSort(post, '-id')).toEqual([{ id: 'desc' }]);
-        expect(thrown(() => parseSort(post, 'comments.id')).code).toBe('invalid-sort');
+        expect(parseSort(post, undefined, 4)).toEqual([{ id: 'asc' }]);
+        expect(parseSort(post, '-viewCount,author.name', 4)).toEqual([{ viewCount: 'desc' }, { author: { name: 'asc' } }, { id: 'asc' }]);
+        expect(parseSort(post, '-id', 4)).toEqual([{ id: 'desc' }]);
+        expect(thrown(() => parseSort(post, 'comments.id', 4)).code).toBe('invalid-sort');
     });
 
     it('pages with defaults and limits', () => {

@@ -45,6 +45,8 @@ describe('REST sorting', () => {
         expect(await sorted('/user/1/posts', { sort: '-id' })).toEqual([2, 1]);
         expect(await sorted('/user/1/relationships/posts', { sort: '-viewCount' })).toEqual([1, 2]);
         expect(await sorted('/comment', { sort: '-post.viewCount,id' })).toEqual([1, 2, 3, 4]);
+        // as many relationships as a filter path may go through (maxIncludeDepth, 4)
+        expect((await api.get('/comment', { sort: 'post.author.profile.user.name' })).status).toBe(200);
     });
 
     it.each<[string, RegExp]>([
@@ -55,6 +57,7 @@ describe('REST sorting', () => {
         ['title.length', /"title" is not a relationship/],
         ['author.nope', /"nope" in sort "author.nope" is not a field of "user"/],
         ['title,', /empty field name/],
+        ['author.profile.user.profile.user.name', /goes through 5 relationships; the limit is 4 \(maxIncludeDepth\)/],
     ])('sort=%s → 400 invalid-sort', async (sort, detail) => {
         const res = await api.get('/post', { sort });
         expect(res.status).toBe(400);

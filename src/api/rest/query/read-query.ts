@@ -55,7 +55,7 @@ export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed
         query: {
             ...documentPart(req, model, params),
             where: buildFilter(model, params.filters, filterContext(req)),
-            orderBy: parseSort(model, params.sort),
+            orderBy: parseSort(model, params.sort, req.config.maxIncludeDepth),
             page: parsePage(params.page, req.config),
         },
         entries: params.entries,
@@ -95,7 +95,7 @@ export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel:
             include: relationshipInclude(req, parent, rel, params.include),
             fields: parseFields(req.schema, params.fields),
             where: rel.isArray ? buildFilter(target, params.filters, filterContext(req)) : undefined,
-            orderBy: rel.isArray ? parseSort(target, params.sort) : [],
+            orderBy: rel.isArray ? parseSort(target, params.sort, req.config.maxIncludeDepth) : [],
             page: parsePage(params.page, req.config),
         },
         entries: params.entries,

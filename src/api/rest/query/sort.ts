@@ -12,9 +12,9 @@ function invalid(detail: string): RestError {
  * `sort=f1,-f2,author.name` → Prisma `orderBy`: fields of the model (ids included), descending with
  * a leading `-`, through to-one relationships with dots. A to-one relationship itself (`sort=author`)
  * sorts by the related resource's id, as 2.x does. The id fields are appended as a tie-breaker so
- * that pages are stable.
+ * that pages are stable. A path goes through at most `maxDepth` relationships, as a filter path does.
  */
-export function parseSort(model: RestModel, text: string | undefined): Array<Record<string, unknown>> {
+export function parseSort(model: RestModel, text: string | undefined, maxDepth: number): Array<Record<string, unknown>> {
     if (text === undefined) {
         return idOrder(model);
     }
@@ -28,6 +28,11 @@ export function parseSort(model: RestModel, text: string | undefined): Array<Rec
         const desc = item.startsWith('-');
         const dir = desc ? 'desc' : 'asc';
         const path = (desc ? item.slice(1) : item).split('.');
+        // every relationship on the way is a join, as in a filter path: the same limit (maxIncludeDepth)
+        const hops = path.length - 1;
+        if (hops > maxDepth) {
+            throw invalid(`sort "${item.length > 200 ? `${item.slice(0, 200)}…` : item}" goes through ${hops} relationships; the limit is ${maxDepth} (maxIncludeDepth)`);
+        }
         let current = model;
         const chain: string[] = [];
         let toOne = false;
