@@ -31,13 +31,19 @@ function decodeSegment(segment: string): string {
 }
 
 /**
- * Splits and decodes a path; tolerates leading, trailing and doubled slashes. With `allowed`
- * (from `urlSegmentCharset`), every segment as sent, still percent-encoded, must match it.
+ * Splits and decodes a path; tolerates slashes before and after it (`//post/1/`), not an empty segment between
+ * two others (`/post//comments`, an id left empty): dropping it would shift the segments after it into other
+ * roles (`comments` read as the id). With `allowed` (from `urlSegmentCharset`), every segment as sent, still
+ * percent-encoded, must match it.
  */
 export function splitPath(path: string, allowed?: RegExp): string[] {
     const out: string[] = [];
-    for (const part of path.split('/')) {
-        if (part.length === 0) continue;
+    const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+    for (const part of parts) {
+        if (part.length === 0) {
+            if (parts.length === 1) continue;
+            throw new RestError('invalid-path', 'the request path has an empty segment (two slashes in a row)');
+        }
         if (allowed && !allowed.test(part)) {
             throw new RestError('invalid-path', 'the request path has a segment with characters this API does not allow');
         }

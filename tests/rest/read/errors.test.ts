@@ -40,6 +40,9 @@ describe('REST read errors', () => {
         ['/', 400, 'invalid-path'],
         ['/post/1/relationships/comments/1', 400, 'invalid-path'],
         ['/post/%E0%A4%A', 400, 'invalid-path'],
+        // an empty id: dropping the segment would read "comments" as the id (2.x answers 400 too)
+        ['/post//comments', 400, 'invalid-path'],
+        ['/post/1//author', 400, 'invalid-path'],
     ])('GET %s → %i %s', async (path, status, code) => {
         const res = await api.get(path);
         expect(res.status).toBe(status);
@@ -47,6 +50,11 @@ describe('REST read errors', () => {
         expect(body.jsonapi).toEqual(JSONAPI);
         expect(body.errors).toHaveLength(1);
         expect(body.errors[0]).toMatchObject({ status, code, title: expect.any(String), detail: expect.any(String) });
+    });
+
+    it('tolerates slashes before and after the path', async () => {
+        const res = await api.get('//post/1/');
+        expect([res.status, api.body(res).data.id]).toEqual([200, 1]);
     });
 
     it('names the resource in not-found details', async () => {
