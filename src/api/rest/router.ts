@@ -30,6 +30,8 @@ function decodeSegment(segment: string): string {
     }
 }
 
+const SLASH = 47;
+
 /**
  * Splits and decodes a path; tolerates slashes before and after it (`//post/1/`), not an empty segment between
  * two others (`/post//comments`, an id left empty): dropping it would shift the segments after it into other
@@ -38,7 +40,12 @@ function decodeSegment(segment: string): string {
  */
 export function splitPath(path: string, allowed?: RegExp): string[] {
     const out: string[] = [];
-    const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+    // trimmed by index: a regular expression anchored at the end rescans every run of slashes (quadratic)
+    let start = 0;
+    let end = path.length;
+    while (start < end && path.charCodeAt(start) === SLASH) start++;
+    while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+    const parts = path.slice(start, end).split('/');
     for (const part of parts) {
         if (part.length === 0) {
             if (parts.length === 1) continue;
