@@ -19,7 +19,7 @@ import type { ModelDef, ModelRegistry, RelationField, ScalarField } from './mode
  */
 
 export const LOGICAL = new Set(['AND', 'OR', 'NOT']);
-const RELATION_FILTERS = new Set(['is', 'isNot', 'some', 'every', 'none']);
+export const RELATION_FILTERS = new Set(['is', 'isNot', 'some', 'every', 'none']);
 
 export type Walk = { registry: ModelRegistry; model: ModelDef };
 

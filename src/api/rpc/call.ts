@@ -7,6 +7,7 @@ import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-reg
 import { isObject } from '../common/guards';
 import { hoistConjunctions, hoistNegations } from '../common/filter-guard';
 import { guardProtectedFields } from './field-guard';
+import { guardFalsyConditions } from './falsy-conditions';
 import { SINGLE_RECORD_WRITES } from './write-filters';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
@@ -72,7 +73,7 @@ export function prepareCall(
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
-    const prepared = hoistWhere(model, op.name, applyJsonNulls(limited, jsonNulls, prisma));
+    const prepared = guardFalsyConditions(registry, model, op.name, hoistWhere(model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
     guardProtectedFields(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);

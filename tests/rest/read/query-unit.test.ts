@@ -63,7 +63,7 @@ describe('query parameters → Prisma arguments', () => {
         [{ 'filter[title$contains]': 'a,b' }, { OR: [{ title: { contains: 'a' } }, { title: { contains: 'b' } }] }],
         [{ 'filter[authorId$ne]': '1' }, { OR: [{ authorId: { not: 1 } }, { authorId: null }] }],
         [{ 'filter[viewCount$ne]': '1,2' }, { viewCount: { notIn: [1, 2] } }],
-        [{ 'filter[authorId$isNull]': 'true' }, { authorId: null }],
+        [{ 'filter[authorId$isNull]': 'true' }, { authorId: { equals: null } }],
         [{ 'filter[authorId$isNull]': 'false' }, { authorId: { not: null } }],
         [{ 'filter[viewCount$between]': '1,5' }, { viewCount: { gte: 1, lte: 5 } }],
         [{ 'filter[author$isNull]': 'true' }, { author: { is: null } }],

@@ -123,7 +123,9 @@ export const OPERATORS: Readonly<Record<string, OperatorDef>> = Object.freeze({
     isNull: {
         arity: 'flag',
         describe: 'is null',
-        build: ({ field, flag }) => ({ [field.name]: flag ? null : { not: null } }),
+        // `equals: null`, not the shorthand `null`: ZenStack 2.x skips a field's read rule for a condition
+        // whose value is falsy, so `{ phone: null }` told whether others' hidden phones are null
+        build: ({ field, flag }) => ({ [field.name]: flag ? { equals: null } : { not: null } }),
     },
     has: { arity: 'values', list: true, providers: LIST_PROVIDERS, describe: 'list has the value', build: each('has') },
     hasEvery: {

@@ -1,0 +1,162 @@
+import { hasOwn, isObject } from '../common/guards';
+import { LOGICAL, reject, RELATION_FILTERS, target, type Walk } from '../common/filter-guard';
+import { uniqueConstraint, type ModelDef, type ModelRegistry } from '../common/model-registry';
+import type { Args } from './input';
+import { SINGLE_RECORD_WRITES } from './write-filters';
+
+/**
+ * ZenStack (2.x) adds a field's read rule to a filter only when the field's condition is truthy: it skips
+ * `{ vip: false }`, `{ salary: 0 }`, `{ phone: null }`, `{ code: '' }`, which then match rows whose field the
+ * user may not read (`{ vip: false }` lists everyone who is not a VIP, and so tells who is). Nor does it apply
+ * the rules of the fields of a compound unique key (`{ name_salary: { name, salary } }`) in `findUnique`.
+ *
+ * Where it guards filters (a read's `where`, `updateMany`/`deleteMany`, nested reads and relation counts,
+ * along relation filters: `common/filter-guard.ts`), such a condition on a field with a read rule becomes the
+ * same condition in a form it guards: `{ equals: value }` (a to-one relation: `{ is: null }`). A compound key
+ * of `findUnique` with such a field gets that field's condition beside it. The unique field that names the
+ * record of a `findUnique` cannot take another form: a falsy value there is a 400.
+ *
+ * The arguments are rewritten in a copy along the changed paths; unchanged parts are shared.
+ */
+
+const hasReadRules = new WeakMap<ModelRegistry, boolean>();
+
+function anyReadRule(registry: ModelRegistry): boolean {
+    let found = hasReadRules.get(registry);
+    if (found === undefined) {
+        found = [...registry.models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected));
+        hasReadRules.set(registry, found);
+    }
+    return found;
+}
+
+/** A value ZenStack takes for "no condition" (`!value`), where Prisma reads an equality. */
+function isFalsy(value: unknown): boolean {
+    return value !== undefined && !value;
+}
+
+/** `{ ...obj, [key]: value }` made once, on the first change. */
+type Copy = { out?: Record<string, unknown> };
+
+function put(copy: Copy, original: Record<string, unknown>, key: string, value: unknown): void {
+    copy.out ??= { ...original };
+    copy.out[key] = value;
+}
+
+/** The filter with its falsy conditions on protected fields in guarded form, at every position ZenStack guards. */
+export function guardFalsyWhere(w: Walk, where: unknown): unknown {
+    if (!isObject(where)) return where;
+    const copy: Copy = {};
+    for (const [key, value] of Object.entries(where)) {
+        // under AND/OR/NOT nothing is guarded: a protected field there is refused (filter-guard.ts)
+        if (LOGICAL.has(key)) continue;
+        const field = w.model.fields.get(key);
+        if (!field) continue;
+        if (!('targetKey' in field)) {
+            if (field.readProtected && isFalsy(value)) put(copy, where, key, { equals: value });
+            continue;
+        }
+        if (value === null && field.readProtected && !field.isArray) {
+            put(copy, where, key, { is: null });
+            continue;
+        }
+        const next = target(w, field);
+        if (!next || !isObject(value)) continue;
+        const filterKeys = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
+        let relation: unknown = value;
+        if (filterKeys.length === 0) {
+            relation = guardFalsyWhere(next, value);
+        } else {
+            const inner: Copy = {};
+            for (const k of filterKeys) {
+                const guarded = guardFalsyWhere(next, value[k]);
+                if (guarded !== value[k]) put(inner, value, k, guarded);
+            }
+            relation = inner.out ?? value;
+        }
+        if (relation !== value) put(copy, where, key, relation);
+    }
+    return copy.out ?? where;
+}
+
+/** `findUnique`: the unique key stays as it is; a compound one with a protected field gets that field's condition. */
+function guardUniqueWhere(model: ModelDef, where: Record<string, unknown>): Record<string, unknown> {
+    const copy: Copy = {};
+    for (const [key, value] of Object.entries(where)) {
+        const constraint = uniqueConstraint(model, key);
+        if (!constraint) continue;
+        if (constraint.fields.length === 1) {
+            if (model.scalars.get(key)?.readProtected && isFalsy(value)) reject(model, key, 'finding a record by an empty, zero or false value');
+            continue;
+        }
+        if (!isObject(value)) continue;
+        for (const name of constraint.fields) {
+            if (!model.scalars.get(name)?.readProtected || hasOwn(where, name) || !hasOwn(value, name)) continue;
+            put(copy, where, name, { equals: value[name] });
+        }
+    }
+    return copy.out ?? where;
+}
+
+/** A nested read (`include`/`select` of a relation): its `where` and its own nested reads. */
+function guardNested(w: Walk, shape: unknown): unknown {
+    if (!isObject(shape)) return shape;
+    const copy: Copy = {};
+    for (const [key, value] of Object.entries(shape)) {
+        if (!isObject(value)) continue;
+        if (key === '_count') {
+            const counted = guardCounts(w, value);
+            if (counted !== value) put(copy, shape, key, counted);
+            continue;
+        }
+        const rel = w.model.relations.get(key);
+        const next = rel && target(w, rel);
+        if (!next) continue;
+        const guarded = guardShape(next, value, true);
+        if (guarded !== value) put(copy, shape, key, guarded);
+    }
+    return copy.out ?? shape;
+}
+
+/** `_count: { select: { posts: { where } } }`. */
+function guardCounts(w: Walk, count: Record<string, unknown>): unknown {
+    if (!isObject(count.select)) return count;
+    const select = count.select;
+    const copy: Copy = {};
+    for (const [key, value] of Object.entries(select)) {
+        const rel = w.model.relations.get(key);
+        const next = rel && target(w, rel);
+        if (!next || !isObject(value) || !hasOwn(value, 'where')) continue;
+        const where = guardFalsyWhere(next, value.where);
+        if (where !== value.where) put(copy, select, key, { ...value, where });
+    }
+    return copy.out ? { ...count, select: copy.out } : count;
+}
+
+function guardShape(w: Walk, args: Record<string, unknown>, withWhere: boolean): Record<string, unknown> {
+    const copy: Copy = {};
+    if (withWhere && hasOwn(args, 'where')) {
+        const where = guardFalsyWhere(w, args.where);
+        if (where !== args.where) put(copy, args, 'where', where);
+    }
+    for (const key of ['include', 'select']) {
+        if (!hasOwn(args, key)) continue;
+        const nested = guardNested(w, args[key]);
+        if (nested !== args[key]) put(copy, args, key, nested);
+    }
+    return copy.out ?? args;
+}
+
+/** One call's arguments with the conditions above in guarded form (the same object when none changes). */
+export function guardFalsyConditions(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
+    // `check` evaluates its `where` against the rules, without the database: plain values only
+    if (opName === 'check' || !anyReadRule(registry)) return args;
+    const w: Walk = { registry, model };
+    let unique = args;
+    if (opName === 'findUnique' && isObject(args.where)) {
+        const where = guardUniqueWhere(model, args.where);
+        if (where !== args.where) unique = { ...args, where };
+    }
+    // a single-record write's `where` is refused where it uses a protected field (write-filters.ts)
+    return guardShape(w, unique, !SINGLE_RECORD_WRITES.has(opName)) as Args;
+}
