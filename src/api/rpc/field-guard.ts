@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, ScalarField } from '../common/model-registry';
+import { uniqueConstraint, type ModelDef, type ModelRegistry, type ScalarField } from '../common/model-registry';
 import { checkWhere, each, LOGICAL, reject, target, type Walk } from '../common/filter-guard';
 import type { Args } from './input';
 import { guardWriteFilters, SINGLE_RECORD_WRITES } from './write-filters';
@@ -103,10 +103,24 @@ function checkNested(w: Walk, shape: unknown): void {
     }
 }
 
+/**
+ * A cursor names a record by a unique key, which ZenStack does not guard: whether the page starts (a cursor
+ * that matches nothing gives an empty page) would tell whether a guess of a protected value is right, for a
+ * protected field and for a compound key (`name_salary`) with one.
+ */
+function checkCursor(w: Walk, cursor: unknown): void {
+    if (!isObject(cursor)) return;
+    for (const key of Object.keys(cursor)) {
+        const constraint = uniqueConstraint(w.model, key);
+        const fields = constraint && constraint.fields.length > 1 ? constraint.fields : [key];
+        fields.forEach((name) => checkScalar(w, name, 'a cursor'));
+    }
+}
+
 function checkReadArgs(w: Walk, args: Record<string, unknown>, where = true): void {
     if (where) checkWhere(w, args.where);
     checkOrderBy(w, args.orderBy);
-    checkFieldSet(w, args.cursor, 'a cursor');
+    checkCursor(w, args.cursor);
     each(args.distinct, (d) => typeof d === 'string' && checkScalar(w, d, 'distinct'));
     checkNested(w, args.include);
     checkNested(w, args.select);
