@@ -23,6 +23,7 @@ import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
+import { hasNestedTargets, hideNestedTargets } from './hidden-nested';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -31,9 +32,10 @@ export interface PreparedCall {
     op: OperationSpec;
     args: Args;
     /**
-     * Relation `set`s, disconnects by compound keys, one-to-one links or links through a self-relation many-to-many
-     * in the arguments: the call runs in a transaction that rewrites or checks them first (against the current
-     * members, as foreign keys, after a checked unlink, under the linked records' update rules).
+     * Relation `set`s, disconnects by compound keys, one-to-one links, links through a self-relation many-to-many
+     * or records named by nested to-many writes in the arguments: the call runs in a transaction that rewrites or
+     * checks them first (against the current members, as foreign keys, after a checked unlink, under the linked
+     * records' update rules, under the read rule of the named records).
      */
     guarded: boolean;
     /**
@@ -79,7 +81,8 @@ export function prepareCall(
     checkSetItems(setSites);
     // each reads the current members (or the records to check), then writes what follows from them
     const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
-    const guarded = readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared));
+    const guarded =
+        readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) || hasNestedTargets(registry, model, op.name, prepared);
     return { registry, model, op, args: prepared, guarded, readThenWrite };
 }
 
@@ -153,6 +156,7 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, c.registry, c.model, c.op.name, c.args);
         await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);
+        await hideNestedTargets(tx, c.registry, c.model, c.op.name, args);
         await checkUnguardedLinks(tx, c.registry, c.model, c.op.name, args);
         await guardOneToOne(tx, c.registry, c.model, args, findOneToOneSites(c.registry, c.model, c.op.name, args));
         sent.args = args;
