@@ -352,27 +352,45 @@ export interface DeserializeOptions {
     jsonNull?: (name: JsonNullName, path: string) => unknown;
 }
 
-/** Replaces the value at an existing path, copying the objects along the way (the input is left untouched). */
-function replaceAtPath(root: unknown, parts: readonly string[], index: number, value: unknown): unknown {
-    if (index === parts.length) {
-        return value;
-    }
-    const key = parts[index];
-    if (root === null || typeof root !== 'object' || !Object.prototype.hasOwnProperty.call(root, key)) {
-        throw new CodecError(`serialization path "${parts.join('.')}" does not match a value`, parts.join('.'));
-    }
-    const child = replaceAtPath((root as Record<string, unknown>)[key], parts, index + 1, value);
-    const copy: Record<string, unknown> | unknown[] = Array.isArray(root) ? root.slice() : { ...(root as Record<string, unknown>) };
-    (copy as Record<string, unknown>)[key] = child;
-    return copy;
+function defineValue(container: object, key: string, value: unknown): void {
+    // defined, not assigned: a key named `__proto__` stays a key
+    Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
- * Returns a copy of `root` with the value at the dotted `path` (which must exist) replaced;
- * objects along the path are copied, the input is left untouched. Throws CodecError otherwise.
+ * Writes values at existing dotted paths of a tree and leaves the tree itself untouched: an array or object on a
+ * path is copied the first time a write goes through it, and later writes change that copy in place. (Copying the
+ * whole path for every write cost the size of a large array once per place written in it: 20,000 Json null tags
+ * in one createMany took 14 s of CPU, 40,000 referentialEqualities places in one array 13 s, the process
+ * answering nothing meanwhile.) `root` is the tree as written so far.
  */
-export function replacePath(root: unknown, path: string, value: unknown): unknown {
-    return replaceAtPath(root, splitPath(path), 0, value);
+export class PathWriter {
+    private readonly owned = new WeakSet<object>();
+
+    constructor(public root: unknown) {}
+
+    /** Replaces the value at `path` (`parts`: the path split), which must exist; a CodecError otherwise. */
+    set(path: string, value: unknown, parts: readonly string[] = splitPath(path)): void {
+        this.root = this.own(this.root, path, parts[0]);
+        let node = this.root as object;
+        for (let i = 0; i < parts.length - 1; i++) {
+            const child = this.own((node as Record<string, unknown>)[parts[i]], path, parts[i + 1]);
+            defineValue(node, parts[i], child);
+            node = child;
+        }
+        defineValue(node, parts[parts.length - 1], value);
+    }
+
+    /** `node`, which must hold `key`, as a container of this writer's own. */
+    private own(node: unknown, path: string, key: string): object {
+        if (node === null || typeof node !== 'object' || !holdsKey(node, key)) {
+            throw new CodecError(`serialization path "${path}" does not match a value`, path);
+        }
+        if (this.owned.has(node)) return node;
+        const copy: object = Array.isArray(node) ? node.slice() : { ...node };
+        this.owned.add(copy);
+        return copy;
+    }
 }
 
 const isByte = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 255;
@@ -468,8 +486,9 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
             }
         }
     }
+    const writer = new PathWriter(result);
     for (const { path, name } of nulls) {
-        const current = getPath(result, path);
+        const current = getPath(writer.root, path);
         if (current === undefined) {
             throw new CodecError(`serialization path "${path}" does not match a value`, path);
         }
@@ -477,9 +496,9 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
             throw new CodecError(`the value tagged ${name} at "${path}" must be null`, path);
         }
         const jsonNull = options.jsonNull as NonNullable<DeserializeOptions['jsonNull']>;
-        result = replacePath(result, path, jsonNull(name, path));
+        writer.set(path, jsonNull(name, path));
     }
-    return result;
+    return writer.root;
 }
 
 /** Splits a superjson dotted path, honouring `\.` escapes. */
@@ -501,11 +520,22 @@ export function splitPath(path: string): string[] {
     return parts;
 }
 
-/** Reads a value at a dotted path; own properties only. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * Whether `key` names a value held by `container`: an own property, and in an array an element (superjson reads a
+ * key of an array as its index: `length` names nothing there, though it is an own property).
+ */
+export function holdsKey(container: object, key: string): boolean {
+    if (Array.isArray(container) && !ARRAY_INDEX.test(key)) return false;
+    return Object.prototype.hasOwnProperty.call(container, key);
+}
+
+/** Reads a value at a dotted path; own properties only, elements only in arrays. */
 export function getPath(root: unknown, path: string): unknown {
     let current: unknown = root;
     for (const key of splitPath(path)) {
-        if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, key)) {
+        if (current === null || typeof current !== 'object' || !holdsKey(current, key)) {
             return undefined;
         }
         current = (current as Record<string, unknown>)[key];

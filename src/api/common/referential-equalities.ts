@@ -1,4 +1,4 @@
-import { CodecError, getPath, replacePath } from './codec';
+import { CodecError, getPath, PathWriter, splitPath } from './codec';
 import { isObject } from './guards';
 
 /**
@@ -66,25 +66,31 @@ export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: 
     if (!isLiteral(refs)) {
         throw new CodecError('invalid serialization metadata: "referentialEqualities" must be an object of paths');
     }
-    let result: unknown = root;
+    // every place is written through one writer: a large array holding many places is copied once, not once per place
+    const writer = new PathWriter(root);
     const budget: Budget = { left: MAX_RESTORED_VALUES };
     for (const [source, targets] of Object.entries(refs)) {
         if (!Array.isArray(targets) || !targets.every((t) => typeof t === 'string')) {
             throw new CodecError(`invalid serialization metadata: referentialEqualities of "${source}" must be a list of paths`, source);
         }
         checkPath(source);
-        const value = getPath(result, source);
-        if (value === undefined) {
+        if (getPath(writer.root, source) === undefined) {
             throw new CodecError(`serialization path "${source}" does not match a value`, source);
         }
         for (const target of targets as string[]) {
             checkPath(target);
-            if (getPath(result, target) === undefined) {
+            // read for each place: the value as the places restored so far left it (one may lie under the source)
+            const value = getPath(writer.root, source);
+            if (value === undefined) {
+                throw new CodecError(`serialization path "${source}" does not match a value`, source);
+            }
+            if (getPath(writer.root, target) === undefined) {
                 throw new CodecError(`serialization path "${target}" does not match a value`, target);
             }
-            result = replacePath(result, target, copyTree(value, budget, maxDepth - target.split('.').length));
+            const parts = splitPath(target);
+            writer.set(target, copyTree(value, budget, maxDepth - parts.length), parts);
             copied?.(source, target);
         }
     }
-    return result as T;
+    return writer.root as T;
 }

@@ -1,6 +1,7 @@
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { BadRequestError } from '../common/errors';
 import { applyReferentialEqualities } from '../common/referential-equalities';
+import { JsonNullIndex } from './json-null-index';
 
 /**
  * Reading an operation's arguments from a request: `q`/`meta` query parameters (GET, DELETE) or
@@ -237,9 +238,10 @@ export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[
     const { args, jsonNulls } = decodeValues(raw);
     // after the typed values: a repeated place gets the restored value of its first place, as superjson does;
     // Json null markers at or under the first place are listed for the copy too
+    const index = new JsonNullIndex(jsonNulls);
     const restored = applyReferentialEqualities(args, raw.serialization?.referentialEqualities, MAX_ARGS_DEPTH, (source, target) => {
-        const under = jsonNulls.filter((slot) => slot.path === source || slot.path.startsWith(`${source}.`));
-        for (const slot of under) jsonNulls.push({ path: target + slot.path.slice(source.length), name: slot.name });
+        // a copy of the list: the slots added lie under the target, which may lie under the source
+        for (const slot of [...index.under(source)]) index.add({ path: target + slot.path.slice(source.length), name: slot.name });
     });
     return { args: restored, jsonNulls };
 }

@@ -1,4 +1,4 @@
-import { replacePath } from '../common/codec';
+import { PathWriter } from '../common/codec';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import { getJsonNullObjects } from '../common/prisma-nulls';
@@ -12,11 +12,9 @@ export function applyJsonNulls(args: Args, slots: readonly JsonNullSlot[], prism
         return args;
     }
     const objects = getJsonNullObjects(prisma);
-    let result: unknown = args;
-    for (const { path: at, name } of slots) {
-        result = replacePath(result, at, objects[name]);
-    }
-    return result as Args;
+    const writer = new PathWriter(args);
+    for (const { path: at, name } of slots) writer.set(at, objects[name]);
+    return writer.root as Args;
 }
 
 export interface TypedJsonNulls {
@@ -55,7 +53,7 @@ export function resolveTypedJsonNulls(registry: ModelRegistry, model: ModelDef, 
             resolved.add(slot);
         }
     }
-    let forValidation: unknown = args;
-    for (const path of unvalidated) forValidation = replacePath(forValidation, path, undefined);
-    return { args, slots: resolved.size > 0 ? slots.filter((s) => !resolved.has(s)) : slots, forValidation: forValidation as Args };
+    const forValidation = new PathWriter(args);
+    for (const path of unvalidated) forValidation.set(path, undefined);
+    return { args, slots: resolved.size > 0 ? slots.filter((s) => !resolved.has(s)) : slots, forValidation: forValidation.root as Args };
 }
