@@ -139,7 +139,8 @@ describe('output encoder equals the reference encoder', () => {
             _count: { comments: 2 },
         }));
         const out = expectSame(rows);
-        expect(out.values?.['0.odd\\.key.back\\\\slash']).toEqual([BYTES_TAG]);
+        // superjson 1.x's form: the dot escaped, the backslash as it is
+        expect(out.values?.['0.odd\\.key.back\\slash']).toEqual([BYTES_TAG]);
         expectSame(rows, 'data');
         expectSame({ '': [{ '': WHEN }] });
         expectSame({ '': [{ '': WHEN }] }, 'base');

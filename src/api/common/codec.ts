@@ -187,12 +187,12 @@ superjson.registerCustom<Uint8Array, string>(
     'Bytes',
 );
 
-/** Escapes a key the way superjson does in dotted paths. */
+/**
+ * Escapes a key the way superjson 1.x (what ZenStack 2.x and its clients use) does in dotted paths: a dot as
+ * `\.`, nothing else (a backslash stays as it is).
+ */
 export function escapePathKey(key: string): string {
-    if (!key.includes('.') && !key.includes('\\')) {
-        return key;
-    }
-    return key.replace(/\\/g, '\\\\').replace(/\./g, '\\.');
+    return key.includes('.') ? key.replace(/\./g, '\\.') : key;
 }
 
 function joinPath(prefix: string, key: string | number): string {
@@ -501,14 +501,18 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
     return writer.root;
 }
 
-/** Splits a superjson dotted path, honouring `\.` escapes. */
+/**
+ * Splits a superjson dotted path as superjson 1.x (what ZenStack 2.x and its clients use) does: `\.` is a dot
+ * inside a key, any other backslash is itself (`a\b` is the key `a\b`, not `ab`).
+ */
 export function splitPath(path: string): string[] {
     const parts: string[] = [];
     let current = '';
     for (let i = 0; i < path.length; i++) {
         const ch = path[i];
-        if (ch === '\\' && i + 1 < path.length) {
-            current += path[++i];
+        if (ch === '\\' && path[i + 1] === '.') {
+            current += '.';
+            i++;
         } else if (ch === '.') {
             parts.push(current);
             current = '';

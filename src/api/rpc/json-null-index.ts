@@ -37,7 +37,7 @@ export class JsonNullIndex {
 function placesOf(path: string): string[] {
     const out: string[] = [];
     for (let i = 0; i < path.length; i++) {
-        if (path[i] === '\\') i++;
+        if (path[i] === '\\' && path[i + 1] === '.') i++;
         else if (path[i] === '.') out.push(path.slice(0, i));
     }
     out.push(path);
