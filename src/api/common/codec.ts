@@ -144,6 +144,9 @@ export function decodeBigInt(value: unknown, path?: string): bigint {
     return n;
 }
 
+/** An ISO 8601 date or date-time as the REST handler takes it (`2024-06-01`, `2024-06-01T12:00:00.5+02:00`). */
+export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
 const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
 const THIRTY_DAYS = new Set([4, 6, 9, 11]);
 

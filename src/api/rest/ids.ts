@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeDate, decodeDecimal } from '../common/codec';
+import { CodecError, decodeBigInt, decodeDate, decodeDecimal, ISO_DATE } from '../common/codec';
 import { isInt32 } from '../common/guards';
 import type { ScalarField } from '../common/model-registry';
 import { RestError } from './errors';
@@ -32,7 +32,8 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
             case 'Decimal':
                 return decodeDecimal(text);
             case 'DateTime':
-                return decodeDate(text);
+                // ISO 8601 only, as in attributes and filters: `new Date()` alone reads `Feb 30 2024` as March 1st
+                return ISO_DATE.test(text) ? decodeDate(text) : bad();
             case 'Boolean':
                 return text === 'true' ? true : text === 'false' ? false : bad();
             default:

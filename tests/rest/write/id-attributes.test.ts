@@ -148,3 +148,31 @@ describe('id fields in attributes on compound ids', () => {
         expect(await api.s.prisma.bookTag.findMany()).toEqual([{ bookId: 1, tagKey: 'sci', tagLang: 'en', weight: 3 }]);
     });
 });
+
+describe('a DateTime id in the URL', () => {
+    const READINGS = `
+model Reading {
+  at    DateTime @id
+  value Int
+  @@allow('all', true)
+}
+`;
+    const MARCH_1 = new Date('2024-03-01T00:00:00.000Z');
+
+    beforeEach(async () => {
+        api = await openApi(READINGS);
+        await api.s.prisma.reading.create({ data: { at: MARCH_1, value: 1 } });
+    });
+
+    it('is read in ISO 8601 only, and a day the calendar lacks names nothing (new Date() read both as March 1st)', async () => {
+        const iso = await api.call(undefined, 'GET', `/reading/${encodeURIComponent(MARCH_1.toISOString())}`);
+        expect([iso.status, docOf(iso).data.attributes.value]).toEqual([200, 1]);
+        for (const id of ['Feb 30 2024', '2024-02-30T00:00:00.000Z', '1709251200000']) {
+            const res = await api.call(undefined, 'GET', `/reading/${encodeURIComponent(id)}`);
+            expect([id, res.status, firstError(res).code]).toEqual([id, 400, 'invalid-id']);
+        }
+        const patched = await api.call(undefined, 'PATCH', `/reading/${encodeURIComponent('Feb 30 2024')}`, { data: { type: 'reading', attributes: { value: 2 } } });
+        expect(patched.status).toBe(400);
+        expect((await api.s.prisma.reading.findUnique({ where: { at: MARCH_1 } })).value).toBe(1);
+    });
+});

@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, jsonNullNameOf } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, ISO_DATE, jsonNullNameOf } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField, ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
@@ -25,7 +25,6 @@ export interface ValueContext {
 }
 
 // ISO 8601 date or date-time (seconds, fraction and offset optional)
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 function typeOf(value: unknown): string {
     if (value === null) return 'null';

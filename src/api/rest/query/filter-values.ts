@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDecimal, isRealDay } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDecimal, ISO_DATE, isRealDay } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -12,7 +12,6 @@ import { RestError } from '../errors';
 const INT = /^[+-]?\d+$/;
 /** A decimal number as written in JSON (plus a leading + or .): not `0x10`, `0b1`, `Infinity`. */
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export type EnumLookup = (enumName: string) => readonly string[] | undefined;
 
