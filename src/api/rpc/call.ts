@@ -24,6 +24,7 @@ import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-di
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { hasNestedTargets, hideNestedTargets } from './hidden-nested';
+import { retryUpsertRace } from '../common/upsert-race';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -150,6 +151,12 @@ async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<Prepar
 }
 
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
+    // an upsert that lost a race with another of the same key runs again (not in a caller's transaction)
+    if (call.op.name === 'upsert' && !inTransaction) return retryUpsertRace(() => runClient(client, call, false, sent));
+    return runClient(client, call, inTransaction, sent);
+}
+
+async function runClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
     if (!call.guarded) return clientMethod(client, call.model, call.op)(call.args);
     const run = async (tx: unknown) => {
         const c = await asCreateIfHidden(tx, call);

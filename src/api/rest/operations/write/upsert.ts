@@ -7,6 +7,7 @@ import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
+import { retryUpsertRace } from '../../../common/upsert-race';
 import { delegateOf, guardedWrite } from './guard';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
@@ -96,12 +97,15 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
 
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
+    // an upsert that lost a race with another of the same key (a unique violation) runs again
     const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
-        Object.keys(update.data).some((k) => model.relationships.has(k)) || writesOwnedLinksAsKeys(model, created.write.data)
-            ? withLinkConflicts(model, { ...update.data, ...created.write.data }, pointers, () =>
-                  upsertWithRelationships(req, model, where, created.write.data, update.data, projection, pointers),
-              )
-            : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
+        retryUpsertRace(() =>
+            Object.keys(update.data).some((k) => model.relationships.has(k)) || writesOwnedLinksAsKeys(model, created.write.data)
+                ? withLinkConflicts(model, { ...update.data, ...created.write.data }, pointers, () =>
+                      upsertWithRelationships(req, model, where, created.write.data, update.data, projection, pointers),
+                  )
+                : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
+        ),
     );
     const res = await renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
