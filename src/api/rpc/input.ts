@@ -235,11 +235,14 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
  * in the client runtime's objects after validation.
  */
 export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
-    const { args, jsonNulls } = decodeValues(raw);
+    const decoded = decodeValues(raw);
+    const refs = raw.serialization?.referentialEqualities;
+    if (refs === undefined || refs === null) return decoded;
+    const { args, jsonNulls } = decoded;
     // after the typed values: a repeated place gets the restored value of its first place, as superjson does;
     // Json null markers at or under the first place are listed for the copy too
     const index = new JsonNullIndex(jsonNulls);
-    const restored = applyReferentialEqualities(args, raw.serialization?.referentialEqualities, MAX_ARGS_DEPTH, (source, target) => {
+    const restored = applyReferentialEqualities(args, refs, MAX_ARGS_DEPTH, (source, target) => {
         // a copy of the list: the slots added lie under the target, which may lie under the source
         for (const slot of [...index.under(source)]) index.add({ path: target + slot.path.slice(source.length), name: slot.name });
     });
