@@ -96,3 +96,25 @@ describe('maxDepth', () => {
         expect((res.body as { error: { message: string } }).error.message).toMatch(/operation #0: "include" is nested deeper/);
     });
 });
+
+describe('maxTransactionOperations', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    async function tx(handler: ReturnType<typeof RPCApiHandler>, ops: unknown[]): Promise<{ status: number; body: any }> {
+        return handler({ method: 'POST', path: '/$transaction/sequential', requestBody: ops, prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, logger: null });
+    }
+    const create = (title: string) => ({ model: 'post', op: 'create', args: { data: { title, authorId: 1 } } });
+
+    it('bounds a transaction at the number given, and runs nothing of a longer one', async () => {
+        const handler = RPCApiHandler({ maxTransactionOperations: 2 });
+        expect((await tx(handler, [create('mto-a'), create('mto-b')])).status).toBe(200);
+        const refused = await tx(handler, [create('mto-c'), create('mto-d'), create('mto-e')]);
+        expect([refused.status, refused.body.error.message]).toEqual([400, 'too many operations in one transaction (at most 2)']);
+        expect(await s.prisma.post.count({ where: { title: { startsWith: 'mto-' } } })).toBe(2);
+    });
+
+    it('rejects a nonsensical option at creation (it silently lifted the bound, or refused every transaction)', () => {
+        for (const value of [0, -1, 1.5, NaN, Infinity, '5']) {
+            expect(() => RPCApiHandler({ maxTransactionOperations: value as number })).toThrow(/"maxTransactionOperations" must be a positive integer/);
+        }
+    });
+});

@@ -54,6 +54,11 @@ async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Re
  */
 export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequestFn {
     checkLimitOptions(options);
+    const maxOps = options.maxTransactionOperations;
+    if (maxOps !== undefined && (typeof maxOps !== 'number' || !Number.isSafeInteger(maxOps) || maxOps <= 0)) {
+        // NaN or a string would lift the bound without a word, 0 would refuse every transaction
+        throw new Error(`RPCApiHandler: "maxTransactionOperations" must be a positive integer, got ${String(maxOps)}`);
+    }
     const resolved: ResolvedOptions = {
         maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
         limits: options.maxTake !== undefined || options.maxDepth !== undefined ? { maxTake: options.maxTake, maxDepth: options.maxDepth } : undefined,
