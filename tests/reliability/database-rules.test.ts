@@ -4,11 +4,13 @@ import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { rpcCaller } from '../rpc/support';
 
 /**
- * Rules an application puts into its database beside the schema: a trigger that refuses a row
- * (PostgreSQL `RAISE EXCEPTION`, SQLite `RAISE(ABORT, …)`) and, on SQLite, a CHECK constraint. Either is the
- * request's data breaking the application's rule: a 400 in both protocols that says which rule, with the
- * trigger's own message (2.22.3 passes it on too), and nothing written. Before, the PostgreSQL trigger was
- * a 500 and the SQLite ones a 400 claiming a foreign-key violation (Prisma's P2003 for every SQLite constraint).
+ * Rules an application puts into its database beside the schema, e.g. in a migration: a trigger that refuses a
+ * row (PostgreSQL `RAISE EXCEPTION`, SQLite `RAISE(ABORT, …)`), a CHECK constraint and, on PostgreSQL, an
+ * exclusion constraint. Each is the request's data breaking the application's rule: a 400 in both protocols that
+ * says which rule, with the trigger's own message (2.22.3 passes it on too), and nothing written. Before, the
+ * PostgreSQL trigger, CHECK (23514) and exclusion (23P01) violations were 500s (the driver adapter passes them on
+ * untranslated), and the SQLite ones 400s claiming a foreign-key violation (Prisma's P2003 for every SQLite
+ * constraint).
  */
 
 const GADGETS = `
@@ -28,6 +30,8 @@ const RULES: Record<Provider, string[]> = {
         `CREATE TRIGGER no_negative_update BEFORE UPDATE ON "Gadget" WHEN NEW.qty < 0 BEGIN SELECT RAISE(ABORT, 'qty must not be negative'); END`,
     ],
     postgresql: [
+        'ALTER TABLE "Gadget" ADD CONSTRAINT qty_below_1000 CHECK (qty < 1000)',
+        'ALTER TABLE "Gadget" ADD CONSTRAINT one_per_code EXCLUDE USING btree (code WITH =)',
         `CREATE FUNCTION no_negative() RETURNS trigger AS $$ BEGIN IF NEW.qty < 0 THEN RAISE EXCEPTION 'qty must not be negative'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
         'CREATE TRIGGER no_negative BEFORE INSERT OR UPDATE ON "Gadget" FOR EACH ROW EXECUTE FUNCTION no_negative()',
     ],
@@ -39,7 +43,11 @@ const TRIGGER: Case[] = [
     ['POST', '/gadget/create', { data: { code: 'b', qty: -1 } }, '/gadget', { data: { type: 'gadget', attributes: { code: 'b', qty: -1 } } }, 'qty must not be negative'],
     ['PUT', '/gadget/update', { where: { id: 1 }, data: { qty: -1 } }, '/gadget/1', { data: { type: 'gadget', id: '1', attributes: { qty: -1 } } }, 'qty must not be negative'],
 ];
-const CHECK: Case[] = [['POST', '/gadget/create', { data: { code: 'c', qty: 5000 } }, '/gadget', { data: { type: 'gadget', attributes: { code: 'c', qty: 5000 } } }, '"qty_below_1000"']];
+const CHECK: Case[] = [
+    ['POST', '/gadget/create', { data: { code: 'c', qty: 5000 } }, '/gadget', { data: { type: 'gadget', attributes: { code: 'c', qty: 5000 } } }, '"qty_below_1000"'],
+    ['PUT', '/gadget/updateMany', { where: {}, data: { qty: 5000 } }, '/gadget/1', { data: { type: 'gadget', id: '1', attributes: { qty: 5000 } } }, '"qty_below_1000"'],
+];
+const EXCLUSION: Case[] = [['POST', '/gadget/create', { data: { code: 'a' } }, '/gadget', { data: { type: 'gadget', attributes: { code: 'a' } } }, '"one_per_code"']];
 
 function suite(provider: Provider, cases: Case[]): void {
     let s: TestSchema | undefined;
@@ -86,4 +94,4 @@ function suite(provider: Provider, cases: Case[]): void {
 
 describe('SQLite: a trigger and a CHECK constraint', () => suite('sqlite', [...TRIGGER, ...CHECK]));
 
-describePg('PostgreSQL: a trigger', () => suite('postgresql', TRIGGER));
+describePg('PostgreSQL: a trigger, a CHECK and an exclusion constraint', () => suite('postgresql', [...TRIGGER, ...CHECK, ...EXCLUSION]));
