@@ -155,7 +155,7 @@ const THIRTY_DAYS = new Set([4, 6, 9, 11]);
  * and `2023-02-29` March 1st: V8 takes any day up to 31 and rolls it over, where Prisma (and 2.x, which hands
  * it the text) refuses it. Other forms are left to the parser.
  */
-export function isRealDay(text: string): boolean {
+function isRealDay(text: string): boolean {
     const m = DATE_PART.exec(text);
     if (!m) return true;
     const year = Number(m[1]);
@@ -425,6 +425,13 @@ function checkTypedArrays(json: unknown, values: Record<string, unknown>): void 
     }
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Whether a serialization path names a key that would reach an object's prototype if some layer assigned it. */
+export function isForbiddenPath(path: string): boolean {
+    return path.split('.').some((k) => FORBIDDEN_KEYS.has(k));
+}
+
 /**
  * Restores typed values in `json` from superjson-style serialization metadata.
  * Invalid metadata or values raise a CodecError (never a 500).
@@ -447,7 +454,7 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
         if (!Array.isArray(tags) || tags.length === 0) {
             throw new CodecError(`invalid serialization tags for path "${path}"`, path);
         }
-        if (path.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype')) {
+        if (isForbiddenPath(path)) {
             throw new CodecError(`forbidden serialization path "${path}"`, path);
         }
     }
@@ -533,7 +540,7 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
  * Whether `key` names a value held by `container`: an own property, and in an array an element (superjson reads a
  * key of an array as its index: `length` names nothing there, though it is an own property).
  */
-export function holdsKey(container: object, key: string): boolean {
+function holdsKey(container: object, key: string): boolean {
     if (Array.isArray(container) && !ARRAY_INDEX.test(key)) return false;
     return Object.prototype.hasOwnProperty.call(container, key);
 }

@@ -211,11 +211,11 @@ export function cleanOrmMessage(message: string): string {
     return last.length > 500 ? `${last.slice(0, 500)}…` : last;
 }
 
-export function errorName(err: unknown): string | undefined {
+function errorName(err: unknown): string | undefined {
     return typeof err === 'object' && err !== null ? (err as { name?: string }).name : undefined;
 }
 
-export function errorCode(err: unknown): string | undefined {
+function errorCode(err: unknown): string | undefined {
     const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
     return typeof code === 'string' ? code : undefined;
 }

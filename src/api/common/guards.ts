@@ -59,3 +59,20 @@ export const INT32_MAX = 2147483647;
 export function isInt32(value: unknown): value is number {
     return typeof value === 'number' && Number.isInteger(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 }
+
+/**
+ * An object literal (what JSON parsing makes), of this realm or of another one: a body parsed in a `vm`
+ * context, an edge runtime's sandbox or a test environment has that realm's `Object.prototype`, a
+ * prototype whose own prototype is null and whose constructor is named `Object`. Class instances
+ * (Date, Decimal, Buffer, the client's null markers) are not.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return false;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return true;
+    if (Object.getPrototypeOf(proto) !== null || !Object.prototype.hasOwnProperty.call(proto, 'constructor')) return false;
+    const ctor = (proto as { constructor: unknown }).constructor;
+    return typeof ctor === 'function' && ctor.name === 'Object' && (ctor as { prototype?: unknown }).prototype === proto;
+}

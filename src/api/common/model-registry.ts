@@ -135,6 +135,8 @@ export interface ModelRegistry {
     readonly byName: ReadonlyMap<string, ModelDef>;
     /** Finds a model from a URL segment: `post` or `Post`. Never consults object prototypes. */
     find(segment: string): ModelDef | undefined;
+    /** Whether any field of any model is read-protected (a field-level read rule, `@omit`, `@password`). */
+    readonly hasReadProtectedFields: boolean;
 }
 
 /** `{ id: true }` (every id field of a compound id): the smallest select that tells whether a record is there; a new object per call, as the ORM may change what it is given. */
@@ -325,6 +327,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             models,
             byName,
             find: (segment) => models.get(segment) ?? byName.get(segment) ?? models.get(lowerCaseFirst(segment)),
+            hasReadProtectedFields: [...models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected)),
         };
         cache.set(modelMeta, registry);
     }

@@ -1,5 +1,5 @@
-import { CodecError, getPath, PathWriter, splitPath } from './codec';
-import { isObject } from './guards';
+import { CodecError, getPath, isForbiddenPath, PathWriter, splitPath } from './codec';
+import { isPlainObject } from './guards';
 
 /**
  * superjson's `referentialEqualities`: `{ "<path>": ["<path>", …] }`, the places that hold the same value
@@ -19,12 +19,6 @@ interface Budget {
     left: number;
 }
 
-function isLiteral(value: unknown): value is Record<string, unknown> {
-    if (!isObject(value)) return false;
-    const proto: unknown = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
-}
-
 /**
  * A copy of arrays and object literals (typed values, such as Dates, are shared): every place gets its own tree.
  * `levels` is how deep the copy may nest below its place: a value copied into a place inside a copy of itself
@@ -34,12 +28,12 @@ function copyTree(value: unknown, budget: Budget, levels: number): unknown {
     if (--budget.left < 0) {
         throw new CodecError(`"referentialEqualities" would restore more than ${MAX_RESTORED_VALUES} values`);
     }
-    const nested = Array.isArray(value) || isLiteral(value);
+    const nested = Array.isArray(value) || isPlainObject(value);
     if (nested && levels <= 0) {
         throw new CodecError('"referentialEqualities" would nest the arguments deeper than they may be');
     }
     if (Array.isArray(value)) return value.map((item) => copyTree(item, budget, levels - 1));
-    if (isLiteral(value)) {
+    if (isPlainObject(value)) {
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(value)) out[key] = copyTree(value[key], budget, levels - 1);
         return out;
@@ -47,10 +41,8 @@ function copyTree(value: unknown, budget: Budget, levels: number): unknown {
     return value;
 }
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
 function checkPath(path: string): void {
-    if (path.split('.').some((k) => FORBIDDEN_KEYS.has(k))) {
+    if (isForbiddenPath(path)) {
         throw new CodecError(`forbidden path "${path}" in referentialEqualities`, path);
     }
 }
@@ -63,7 +55,7 @@ function checkPath(path: string): void {
  */
 export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: number, copied?: (source: string, target: string) => void): T {
     if (refs === undefined || refs === null) return root;
-    if (!isLiteral(refs)) {
+    if (!isPlainObject(refs)) {
         throw new CodecError('invalid serialization metadata: "referentialEqualities" must be an object of paths');
     }
     // every place is written through one writer: a large array holding many places is copied once, not once per place

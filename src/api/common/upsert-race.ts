@@ -1,4 +1,4 @@
-import { errorCode, errorName } from './errors';
+import { classifyError } from './errors';
 
 /**
  * An upsert races with another one of the same key: both find no record, both create, and the later create
@@ -12,7 +12,7 @@ export async function retryUpsertRace<T>(upsert: () => Promise<T>): Promise<T> {
     try {
         return await upsert();
     } catch (err) {
-        if (errorName(err) !== 'PrismaClientKnownRequestError' || errorCode(err) !== 'P2002') throw err;
+        if (classifyError(err).kind !== 'unique') throw err;
         return upsert();
     }
 }

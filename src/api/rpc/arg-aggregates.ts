@@ -3,7 +3,8 @@ import { isObject } from '../common/guards';
 import type { ModelDef } from '../common/model-registry';
 import { checkIntegers } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 
 /** Checks of the aggregate arguments: `having` of groupBy, and the field selections of `_count`/`_avg`/`_sum`/`_min`/`_max`. */
 

@@ -1,7 +1,7 @@
 import { isBigInt64 } from '../common/codec';
 import { INT32_MAX } from '../common/guards';
 import { fail } from './arg-walk';
-import { isPlainObject } from './input';
+import { isPlainObject } from '../common/guards';
 
 /**
  * Numbers Prisma would silently change. Its client takes a fraction for an `Int` and truncates it

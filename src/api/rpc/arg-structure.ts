@@ -3,7 +3,8 @@ import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField
 import { checkAggregates, checkHaving } from './arg-aggregates';
 import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 
 /**
  * The object structure Prisma requires of filters and writes, checked against the model before the

@@ -2,7 +2,8 @@ import { RequiredRelationError } from '../common/errors';
 import { isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 import { asFilter, follow, isCompoundKey, selectAlong, uniqueWhere } from './relation-set';
 import { delegateOf, many, walkWrites, type RelationWrite } from './write-walk';
 

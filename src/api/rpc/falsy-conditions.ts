@@ -19,17 +19,6 @@ import { SINGLE_RECORD_WRITES } from './write-filters';
  * The arguments are rewritten in a copy along the changed paths; unchanged parts are shared.
  */
 
-const hasReadRules = new WeakMap<ModelRegistry, boolean>();
-
-function anyReadRule(registry: ModelRegistry): boolean {
-    let found = hasReadRules.get(registry);
-    if (found === undefined) {
-        found = [...registry.models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected));
-        hasReadRules.set(registry, found);
-    }
-    return found;
-}
-
 /** A value ZenStack takes for "no condition" (`!value`), where Prisma reads an equality. */
 function isFalsy(value: unknown): boolean {
     return value !== undefined && !value;
@@ -150,7 +139,7 @@ function guardShape(w: Walk, args: Record<string, unknown>, withWhere: boolean):
 /** One call's arguments with the conditions above in guarded form (the same object when none changes). */
 export function guardFalsyConditions(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
     // `check` evaluates its `where` against the rules, without the database: plain values only
-    if (opName === 'check' || !anyReadRule(registry)) return args;
+    if (opName === 'check' || !registry.hasReadProtectedFields) return args;
     const w: Walk = { registry, model };
     let unique = args;
     if (opName === 'findUnique' && isObject(args.where)) {

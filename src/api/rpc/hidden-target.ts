@@ -2,7 +2,8 @@ import { classifyError, RecordNotFoundError } from '../common/errors';
 import { hasOwn } from '../common/guards';
 import { idSelect } from '../common/model-registry';
 import type { PreparedCall } from './call';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 
 /**
  * ZenStack checks that the record of an `update` or `delete` exists without its read rule, so a write

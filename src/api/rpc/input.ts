@@ -1,5 +1,6 @@
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { BadRequestError } from '../common/errors';
+import { isPlainObject } from '../common/guards';
 import { applyReferentialEqualities } from '../common/referential-equalities';
 import { JsonNullIndex } from './json-null-index';
 
@@ -29,22 +30,6 @@ export const MAX_ARGS_DEPTH = 100;
 const SIMPLE_TAGS: ReadonlySet<string> = new Set(['Date', 'bigint', 'undefined', 'number']);
 const CUSTOM_TAGS: ReadonlySet<string> = new Set(['Decimal', 'Bytes', 'DbNull', 'JsonNull', 'AnyNull']);
 
-/**
- * An object literal (what JSON parsing makes), of this realm or of another one: a body parsed in a `vm`
- * context, an edge runtime's sandbox or a test environment has that realm's `Object.prototype`, a
- * prototype whose own prototype is null and whose constructor is named `Object`. Class instances
- * (Date, Decimal, Buffer, the client's null markers) are not.
- */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return false;
-    }
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto === Object.prototype || proto === null) return true;
-    if (Object.getPrototypeOf(proto) !== null || !Object.prototype.hasOwnProperty.call(proto, 'constructor')) return false;
-    const ctor = (proto as { constructor: unknown }).constructor;
-    return typeof ctor === 'function' && ctor.name === 'Object' && (ctor as { prototype?: unknown }).prototype === proto;
-}
 
 /**
  * Refuses `__proto__` keys (they turn into prototype changes as soon as some layer copies the

@@ -2,7 +2,7 @@ import { BadRequestError, classifyError, RecordNotFoundError } from '../common/e
 import { isObject } from '../common/guards';
 import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
-import { isPlainObject } from './input';
+import { isPlainObject } from '../common/guards';
 import { delegateOf } from './write-walk';
 
 /**

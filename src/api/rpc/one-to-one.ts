@@ -1,7 +1,8 @@
 import { isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { classifyError } from '../common/errors';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 import { follow, selectAlong, uniqueWhere } from './relation-set';
 import { writeForeignKeys, type ForeignKeySite } from './one-to-one-keys';
 import { delegateOf, walkWrites, type Step } from './write-walk';

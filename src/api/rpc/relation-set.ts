@@ -1,7 +1,8 @@
 import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject } from '../common/guards';
 import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
-import { isPlainObject, type Args } from './input';
+import { isPlainObject } from '../common/guards';
+import type { Args } from './input';
 import { delegateOf, many, walkWrites, type Step } from './write-walk';
 
 /**

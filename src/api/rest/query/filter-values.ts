@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDecimal, ISO_DATE, isRealDay } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, ISO_DATE } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -37,8 +37,7 @@ const PARSERS: Record<string, Parser> = {
     Boolean: (text) => (text === 'true' ? true : text === 'false' ? false : INVALID),
     DateTime: (text) => {
         const t = text.trim();
-        const d = new Date(t);
-        return ISO_DATE.test(t) && !Number.isNaN(d.getTime()) && isRealDay(t) ? d : INVALID;
+        return ISO_DATE.test(t) ? decodeDate(t) : INVALID;
     },
     Bytes: (text) => decodeBytes(text),
     Enum: (text, field, enums) => {
