@@ -153,11 +153,16 @@ const INTEGRITY_SQLSTATE = /^23[0-9A-Z]{3}$/;
 /** The constraint a PostgreSQL integrity error names (`… violates check constraint "name"`), if any. */
 const CONSTRAINT_NAME = /constraint "([^"]{1,128})"/;
 
+/** The database's own message in a driver error's cause (`originalMessage`, else `message`), or ''. */
+function causeMessage(cause: unknown): string {
+    if (typeof cause !== 'object' || cause === null) return '';
+    const { message, originalMessage } = cause as { message?: unknown; originalMessage?: unknown };
+    return typeof originalMessage === 'string' ? originalMessage : typeof message === 'string' ? message : '';
+}
+
 /** What the request violates, for the message: the constraint by name when the database names it. */
 function violatedConstraint(err: unknown): string {
-    const cause = (err as { cause?: { message?: unknown; originalMessage?: unknown } }).cause;
-    const text = [cause?.message, cause?.originalMessage, (err as { message?: unknown }).message].find((t) => typeof t === 'string') as string | undefined;
-    const name = text ? CONSTRAINT_NAME.exec(text)?.[1] : undefined;
+    const name = CONSTRAINT_NAME.exec(causeMessage((err as { cause?: unknown }).cause) || String((err as { message?: unknown }).message ?? ''))?.[1];
     return name ? `the database constraint "${name}"` : 'a constraint of the database';
 }
 
@@ -172,9 +177,9 @@ const MAX_RULE_TEXT = 500;
  */
 function databaseRule(cause: unknown): string | undefined {
     if (typeof cause !== 'object' || cause === null) return undefined;
-    const { code, originalCode, message, originalMessage } = cause as Record<string, unknown>;
+    const { code, originalCode } = cause as Record<string, unknown>;
     const state = typeof originalCode === 'string' ? originalCode : code;
-    const text = typeof originalMessage === 'string' ? originalMessage : typeof message === 'string' ? message : '';
+    const text = causeMessage(cause);
     if (state === 'P0001' || state === 'SQLITE_CONSTRAINT_TRIGGER') {
         const said = text.trim().slice(0, MAX_RULE_TEXT);
         return said ? `the database refused the request: ${said}` : 'the database refused the request (a trigger raised an error)';
