@@ -62,6 +62,23 @@ describe('relationship endpoints on the blog', () => {
         expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
     });
 
+    it('adding members already present succeeds and changes nothing, also for a user who may not update them (JSON:API)', async () => {
+        const orphan = await api.s.prisma.post.create({ data: { title: 'orphan', published: true } });
+        const before = await snapshot(api.s, BLOG_MODELS);
+        // user 2 reads the published post and its comment, but only the post's author may update the comment
+        const present = await api.call({ id: ids.u2 }, 'POST', `/post/${ids.pub}/relationships/comments`, { data: [{ type: 'comment', id: ids.comment }] });
+        expect([present.status, docOf(present).data]).toEqual([200, [{ type: 'comment', id: ids.comment }]]);
+        const posts = await api.call({ id: ids.u2 }, 'POST', `/user/${ids.u1}/relationships/posts`, { data: [{ type: 'post', id: ids.pub }] });
+        expect([posts.status, docOf(posts).data]).toEqual([200, [{ type: 'post', id: ids.pub }]]);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+        // a present member beside a new one: the new one is attached under its rule (denied here: nothing changes)
+        const mixed = await api.call({ id: ids.u2 }, 'POST', `/user/${ids.u1}/relationships/posts`, {
+            data: [{ type: 'post', id: ids.pub }, { type: 'post', id: orphan.id }],
+        });
+        expect([mixed.status, firstError(mixed).code]).toEqual([403, 'forbidden']);
+        expect(await snapshot(api.s, BLOG_MODELS)).toEqual(before);
+    });
+
     it('adds a comment to a post (to-many, foreign key on the other side)', async () => {
         const other = await api.s.prisma.post.create({ data: { title: 'other', published: true, authorId: ids.u1 } });
         const res = await api.call({ id: ids.u1 }, 'POST', `/post/${other.id}/relationships/comments`, { data: [{ type: 'comment', id: ids.comment }] });

@@ -24,7 +24,9 @@ import { checkLinks } from './self-many-to-many';
  *   a replacement replaces the set as the user sees it.
  * - A removal (`disconnect`) from a to-many relationship is narrowed to the current members the user
  *   can see: removing a non-member changes nothing, as JSON:API has it (Prisma would otherwise fail
- *   on a required foreign key even though nothing is detached).
+ *   on a required foreign key even though nothing is detached). An addition (`connect`) is narrowed to
+ *   the records that are not such members yet: adding a member already present changes nothing and
+ *   succeeds, as JSON:API requires (ZenStack would check the member's update rule all the same).
  * - An update whose data holds only relationship changes does not check the record's own policy,
  *   so the record is first read under the policy: if the user cannot see it, it is a 404 and
  *   nothing is written.
@@ -87,19 +89,20 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     if (keys.length === 0) return data;
     const select: Data = { ...idSelect(model) };
     const replaced: string[] = [];
-    const removed: string[] = [];
+    const narrowed: Array<[string, 'connect' | 'disconnect']> = [];
     for (const k of keys) {
         const op = data[k];
         const rel = model.relationships.get(k);
         if (!rel?.isArray || !isObject(op)) continue;
         if (Array.isArray(op.set)) replaced.push(k);
-        else if (Array.isArray(op.disconnect)) removed.push(k);
+        else if (Array.isArray(op.disconnect)) narrowed.push([k, 'disconnect']);
+        else if (Array.isArray(op.connect)) narrowed.push([k, 'connect']);
         else continue;
         select[k] = { select: idSelect(rel.target) };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
-    if (replaced.length === 0 && removed.length === 0) return data;
+    if (replaced.length === 0 && narrowed.length === 0) return data;
     const out: Data = { ...data };
     for (const k of replaced) {
         const target = model.relationships.get(k)!.target;
@@ -107,12 +110,14 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         if (op) out[k] = op;
         else delete out[k];
     }
-    for (const k of removed) {
-        // only current members (that the user can see) are disconnected: removing a non-member changes nothing
+    for (const [k, verb] of narrowed) {
+        // removing a non-member, or adding a member already there (that the user can see), changes nothing
+        // (JSON:API: a POST of members already present succeeds): only the others are sent, under their rules
         const target = model.relationships.get(k)!.target;
         const current = new Set(((record[k] as Data[]) ?? []).map((c) => idKey(target, c)));
-        const members = (data[k] as { disconnect: Data[] }).disconnect.filter((w) => current.has(idKey(target, idFieldValues(target, w))));
-        if (members.length > 0) out[k] = { disconnect: members };
+        const wanted = verb === 'disconnect';
+        const members = (data[k] as Record<typeof verb, Data[]>)[verb].filter((w) => current.has(idKey(target, idFieldValues(target, w))) === wanted);
+        if (members.length > 0) out[k] = { [verb]: members };
         else delete out[k];
     }
     return out;
