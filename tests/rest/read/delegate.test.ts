@@ -156,6 +156,11 @@ function defineDelegateTests(provider: Provider): void {
         expect([created.status, created.body.data?.relationships.asset.data]).toEqual([201, { type: 'asset', id: 1 }]);
         const added = await call('POST', '/user/1/relationships/assets', {}, { data: [{ type: 'video', id: '1' }, { type: 'asset', id: '2' }] });
         expect(added.status).toBe(200);
+        // a member already there, named as a kind it is not: not found, as for a link
+        const wrongMember = await call('POST', '/user/1/relationships/assets', {}, { data: [{ type: 'video', id: '2' }] });
+        expect([wrongMember.status, wrongMember.body.errors?.[0].source]).toEqual([404, { pointer: '/data/0' }]);
+        const replaced = await call('PATCH', '/user/1/relationships/assets', {}, { data: [{ type: 'video', id: '1' }, { type: 'video', id: '2' }] });
+        expect([replaced.status, replaced.body.errors?.[0]]).toEqual([404, expect.objectContaining({ source: { pointer: '/data/1' } })]);
         // a type outside the hierarchy is still a 400
         const other = await call('PATCH', '/note/1/relationships/asset', {}, { data: { type: 'user', id: '1' } });
         expect([other.status, other.body.errors[0].source]).toEqual([400, { pointer: '/data/type' }]);

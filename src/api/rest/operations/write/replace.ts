@@ -4,7 +4,7 @@ import { readThenWriteOptions } from '../../../common/isolation';
 import { idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
 import { whereKey } from '../../payload/identifiers';
-import { isObject } from '../../payload/pointer';
+import { hasOwn, isObject } from '../../payload/pointer';
 import { uniqueWhereOf } from '../../payload/relations';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
@@ -67,12 +67,32 @@ function whereOfRecord(model: RestModel, record: Record<string, unknown>): Recor
     return where;
 }
 
+/** What is read of the current members: their ids and, on a `@@delegate` base, their kind. */
+function memberSelect(target: RestModel): Data {
+    const kind = target.def.discriminator;
+    return kind ? { ...idSelect(target), [kind]: true } : idSelect(target);
+}
+
+/**
+ * Whether an identifier's `where` names one of the current members (`byKey`, by id key): the same id and, for an
+ * identifier of a concrete type of a `@@delegate` base (its `where` carries the kind), a member of that kind.
+ */
+function namesMember(target: RestModel, where: Data, byKey: ReadonlyMap<string, Data>): boolean {
+    const member = byKey.get(idKey(target, idFieldValues(target, where)));
+    const kind = target.def.discriminator;
+    return member !== undefined && !(kind && hasOwn(where, kind) && member[kind] !== where[kind]);
+}
+
+function membersByKey(target: RestModel, current: Data[]): Map<string, Data> {
+    return new Map(current.map((c) => [idKey(target, c), c]));
+}
+
 /** Rewrites `{ set }` as `{ disconnect, connect }` against the members in `current`. */
 function diffSet(target: RestModel, wanted: Record<string, unknown>[], current: Record<string, unknown>[]): Data | undefined {
-    const wantedKeys = new Set(wanted.map((w) => idKey(target, idFieldValues(target, w))));
-    const currentKeys = new Set(current.map((c) => idKey(target, c)));
-    const disconnect = current.filter((c) => !wantedKeys.has(idKey(target, c))).map((c) => whereOfRecord(target, c));
-    const connect = wanted.filter((w) => !currentKeys.has(idKey(target, idFieldValues(target, w))));
+    const byKey = membersByKey(target, current);
+    const kept = new Set(wanted.filter((w) => namesMember(target, w, byKey)).map((w) => idKey(target, idFieldValues(target, w))));
+    const disconnect = current.filter((c) => !kept.has(idKey(target, c))).map((c) => whereOfRecord(target, c));
+    const connect = wanted.filter((w) => !namesMember(target, w, byKey));
     const op: Data = {};
     if (disconnect.length > 0) op.disconnect = disconnect;
     if (connect.length > 0) op.connect = connect;
@@ -98,7 +118,7 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         else if (Array.isArray(op.disconnect)) narrowed.push([k, 'disconnect']);
         else if (Array.isArray(op.connect)) narrowed.push([k, 'connect']);
         else continue;
-        select[k] = { select: idSelect(rel.target) };
+        select[k] = { select: memberSelect(rel.target) };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
@@ -114,9 +134,9 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         // removing a non-member, or adding a member already there (that the user can see), changes nothing
         // (JSON:API: a POST of members already present succeeds): only the others are sent, under their rules
         const target = model.relationships.get(k)!.target;
-        const current = new Set(((record[k] as Data[]) ?? []).map((c) => idKey(target, c)));
+        const byKey = membersByKey(target, (record[k] as Data[]) ?? []);
         const wanted = verb === 'disconnect';
-        const members = (data[k] as Record<typeof verb, Data[]>)[verb].filter((w) => current.has(idKey(target, idFieldValues(target, w))) === wanted);
+        const members = (data[k] as Record<typeof verb, Data[]>)[verb].filter((w) => namesMember(target, w, byKey) === wanted);
         if (members.length > 0) out[k] = { [verb]: members };
         else delete out[k];
     }
