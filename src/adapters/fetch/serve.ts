@@ -49,7 +49,8 @@ export async function serveFetchRequest(adapter: ResolvedAdapter, request: Reque
         const { search } = splitUrl(request.url);
         const body = bodyOf(adapter, request, input);
         const wire = await serveWire(adapter, { method: request.method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma, input.rethrow);
-        return toFetchResponse(wire);
+        // the answer to a HEAD is the GET's status and headers without its content
+        return toFetchResponse(request.method.toUpperCase() === 'HEAD' ? { ...wire, body: undefined } : wire);
     } catch (err) {
         if (err instanceof FrameworkControlFlow) {
             throw err.error;

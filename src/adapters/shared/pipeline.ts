@@ -63,6 +63,15 @@ function isClient(value: unknown): boolean {
 }
 
 /**
+ * The method the handler sees: a `HEAD` is served as the `GET` it stands for (RFC 9110, 9.3.2: the same status
+ * and headers, no content), as the frameworks' own routers do; the base adapters leave the body out.
+ */
+function handlerMethod(method: string): string {
+    const upper = method.toUpperCase();
+    return upper === 'HEAD' ? 'GET' : upper;
+}
+
+/**
  * Runs one request through the handler: rejects an overlong query and a body already known to be bad, obtains
  * the client with `getPrisma` (mapping its failures to a status), then reads the body if it has not been read.
  * Never lets an exception escape, except an error of `getPrisma` that `rethrow` accepts, thrown wrapped in a
@@ -100,7 +109,7 @@ export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest,
     }
     try {
         const res = await handler({
-            method: req.method.toUpperCase(),
+            method: handlerMethod(req.method),
             path: req.path,
             query: req.query,
             requestBody: body.value,

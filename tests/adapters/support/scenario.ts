@@ -233,6 +233,19 @@ export function describeScenario(
             expect(await db().post.findUnique({ where: { id: published } })).not.toBeNull();
         });
 
+        it('HEAD is answered as GET without a body (RFC 9110 9.3.2), not refused as an unsupported verb', async () => {
+            const { alice, published, draft, bob } = await seed();
+            const rpc = await send('HEAD', `${RPC_PREFIX}/post/findMany?q=${q({ where: { authorId: alice } })}`);
+            expect([rpc.status, rpc.text]).toEqual([200, '']);
+            expect(rpc.headers['content-type']).toMatch(/^application\/json/);
+            const rest = await send('HEAD', `${REST_PREFIX}/post/${published}`);
+            expect([rest.status, rest.text]).toEqual([200, '']);
+            expect(rest.headers['content-type']).toMatch(/^application\/vnd\.api\+json/);
+            // what GET would answer, for this user: the draft is hidden from Bob
+            expect((await send('HEAD', `${REST_PREFIX}/post/${draft}`, { user: bob })).status).toBe(404);
+            expect((await send('HEAD', `${REST_PREFIX}/post/${draft}`, { user: alice })).status).toBe(200);
+        });
+
         it('REST malformed body: 400 in the JSON:API error format', async () => {
             const { alice, published } = await seed();
             const res = await send('PATCH', `${REST_PREFIX}/post/${published}`, { user: alice, raw: '{"data":', contentType: 'application/vnd.api+json' });
