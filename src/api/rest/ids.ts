@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeDate, decodeDecimal, ISO_DATE } from '../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, encodeBytes, ISO_DATE } from '../common/codec';
 import { isInt32 } from '../common/guards';
 import type { ScalarField } from '../common/model-registry';
 import { RestError } from './errors';
@@ -28,7 +28,8 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
                 return text.trim() !== '' && Number.isFinite(n) ? n : bad();
             }
             case 'BigInt':
-                return decodeBigInt(text);
+                // a JSON number beyond 2^53 has already lost digits: it would name a neighbouring record
+                return decodeBigInt(raw);
             case 'Decimal':
                 return decodeDecimal(text);
             case 'DateTime':
@@ -36,6 +37,9 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
                 return ISO_DATE.test(text) ? decodeDate(text) : bad();
             case 'Boolean':
                 return text === 'true' ? true : text === 'false' ? false : bad();
+            case 'Bytes':
+                // Base64, as formatId renders it and as Bytes attributes travel
+                return decodeBytes(raw);
             default:
                 // a native uuid in any letter case names the same record: the canonical (lower-case) form
                 // compares equal to what the database answers (data.id against the URL, members by id)
@@ -100,6 +104,7 @@ function idPart(value: unknown): unknown {
     if (typeof value === 'number' || typeof value === 'string') return value;
     if (typeof value === 'bigint') return value.toString();
     if (value instanceof Date) return value.toISOString();
+    if (value instanceof Uint8Array) return encodeBytes(value); // Buffer too; String() would list the bytes
     return String(value);
 }
 
