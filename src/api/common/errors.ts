@@ -134,6 +134,16 @@ const UNAVAILABLE_DRIVER_KINDS = new Set([
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
 const CONFLICT_SQLSTATE = new Set(['40001', '40P01', '55P03']);
 /**
+ * query_canceled: the statement outlived the session's `statement_timeout` (waiting for a lock or a busy
+ * server) or an operator cancelled it. The database is busy, as when a transaction times out (P2028).
+ */
+const CANCELED_SQLSTATE = '57014';
+/**
+ * read_only_sql_transaction: a write on a session that cannot write (a standby, a primary being demoted in a
+ * failover, `default_transaction_read_only`), the counterpart of SQLITE_READONLY: the database cannot serve it now.
+ */
+const READ_ONLY_SQLSTATE = '25006';
+/**
  * SQLSTATE class 22, data exception: a value the database cannot store or compare (a NUL byte in text,
  * a date or number out of range, a malformed literal). The request's fault, not the server's.
  */
@@ -266,7 +276,10 @@ function driverCondition(err: unknown): string | undefined {
     if (CONFLICT_SQLSTATE.has(state)) {
         return CONFLICT_MESSAGE;
     }
-    return UNAVAILABLE_SQLSTATE.test(state) || UNAVAILABLE_SQLITE.test(state) ? UNAVAILABLE_MESSAGE : undefined;
+    if (state === CANCELED_SQLSTATE) {
+        return BUSY_MESSAGE;
+    }
+    return state === READ_ONLY_SQLSTATE || UNAVAILABLE_SQLSTATE.test(state) || UNAVAILABLE_SQLITE.test(state) ? UNAVAILABLE_MESSAGE : undefined;
 }
 
 /**
