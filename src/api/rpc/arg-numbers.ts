@@ -41,10 +41,17 @@ export function checkIntegers(value: unknown, path: string): void {
     });
 }
 
-/** Every bigint in the value of a `BigInt` field must fit its 64 bits (the data layer's error names nothing). */
+/**
+ * Every bigint in the value of a `BigInt` field must fit its 64 bits (the data layer's error names nothing),
+ * and a plain number must be a safe integer: a larger one lost digits when the JSON was parsed (2^53 + 1
+ * reads as 2^53), and as a key it would name, update or delete the neighbouring record.
+ */
 export function checkBigInts(value: unknown, path: string): void {
     eachLeaf(value, path, (v, at) => {
         if (typeof v === 'bigint' && !isBigInt64(v)) fail(at, 'a 64-bit integer (the field is a BigInt)');
+        if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) {
+            fail(at, 'a string or a superjson bigint beyond ±(2^53 - 1): a JSON number that large has lost digits (the field is a BigInt)');
+        }
     });
 }
 
