@@ -116,6 +116,11 @@ export interface ModelDef {
     hasToMany: boolean;
     /** Everyone may read every row (`@@allow('read', true)`, no read `@@deny`): counting its rows reveals nothing. */
     readableByAll: boolean;
+    /**
+     * A field has a read rule that overrides the model's (`@allow('read', condition, true)`): ZenStack lets a
+     * filter made only of such fields reach rows the model's read rule hides (see `common/read-override.ts`).
+     */
+    hasReadOverrides: boolean;
     /** The models this one `extends` (a ZenStack `@@delegate` hierarchy), by schema name. */
     baseTypes: readonly string[];
     /**
@@ -170,6 +175,15 @@ function coversRead(a: Attribute): boolean {
 /** A field-level `@allow`/`@deny` whose operations include read (or all). */
 function hasReadRule(field: FieldInfo): boolean {
     return !!field.attributes?.some((a) => (a.name === '@allow' || a.name === '@deny') && coversRead(a));
+}
+
+/** A field-level `@allow` of read with `override` set (`@allow('read', condition, true)`). */
+function hasReadOverride(field: FieldInfo): boolean {
+    return !!field.attributes?.some((a) => {
+        if (a.name !== '@allow' || !coversRead(a)) return false;
+        const override = a.args.find((arg) => arg.name === 'override') ?? a.args[2];
+        return !!override && 'value' in override && override.value === true;
+    });
 }
 
 /**
@@ -272,6 +286,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         uniqueConstraints: info.uniqueConstraints ?? {},
         hasToMany: [...relations.values()].some((r) => r.isArray),
         readableByAll: readableByAll(info.attributes),
+        hasReadOverrides: Object.values(info.fields).some(hasReadOverride),
         baseTypes: info.baseTypes ?? [],
         discriminator: (info as { discriminator?: string }).discriminator,
         delegated: (info.baseTypes?.length ?? 0) > 0 || !!info.attributes?.some((a) => a.name === '@@delegate'),

@@ -7,6 +7,7 @@ import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-reg
 import { isObject } from '../common/guards';
 import { hoistConjunctions, hoistNegations } from '../common/filter-guard';
 import { guardProtectedFields } from './field-guard';
+import { keepHiddenRowsOut } from './read-overrides';
 import { guardFalsyConditions } from './falsy-conditions';
 import { SINGLE_RECORD_WRITES } from './write-filters';
 import { hideUnreadableTarget } from './hidden-target';
@@ -84,7 +85,8 @@ export function prepareCall(
     const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
     const guarded =
         readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) || hasNestedTargets(registry, model, op.name, prepared);
-    return { registry, model, op, args: prepared, guarded, readThenWrite };
+    // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
+    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RestRequest } from '../../request';
 import { collectionLinks } from './collection-links';
 import { delegate, ok, readPage } from './shared';
 import { loadApart } from './to-one-apart';
+import { keepModelReadRule } from '../../../common/read-override';
 
 /** GET /:type */
 export async function listResources(req: RestRequest): Promise<Response> {
@@ -24,7 +25,8 @@ export async function listResources(req: RestRequest): Promise<Response> {
             return found;
         },
         (rows) => rows,
-        (db) => delegate(db, model).count({ where: query.where }) as Promise<number>,
+        // counts only the records the pages can show (read-override.ts)
+        (db) => delegate(db, model).count({ where: keepModelReadRule(model.def, query.where) }) as Promise<number>,
     );
     const builder = new DocumentBuilder(req.config.idDivider, query.fields);
     const data = rows.map((row, i) => builder.resource(model, row, i, query.include));

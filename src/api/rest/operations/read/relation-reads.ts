@@ -8,6 +8,7 @@ import { RestError } from '../../errors';
 import { planOf } from '../../document/model-plan';
 import { delegate, notFound, readPage } from './shared';
 import { whereOfLinked } from './to-one-apart';
+import { keepModelReadRule } from '../../../common/read-override';
 
 /**
  * Reads through a parent resource, so that the parent's existence and visibility are checked by
@@ -39,7 +40,9 @@ export async function readToManyPage(
     parentId: string | undefined,
 ): Promise<{ parentRecord: DbRecord; rows: DbRecord[]; total: number; hidden: boolean }> {
     const nested: DbRecord = { ...projection, orderBy: query.orderBy, ...pageArgs(query.page) };
-    if (query.where) nested.where = query.where;
+    // a filter of fields with a read override would let the nested read and its count reach records the target's read rule hides
+    const where = keepModelReadRule(rel.target.def, query.where);
+    if (where) nested.where = where;
     // hidden from this user: the page is empty and the total is not counted (ZenStack's `_count` would count it)
     let hidden = false;
     const { result, total } = await readPage(
@@ -56,7 +59,7 @@ export async function readToManyPage(
             if (hidden) return 0;
             const counted = await delegate(db, parent).findUnique({
                 where: parentWhere,
-                select: { _count: { select: { [rel.name]: query.where ? { where: query.where } : true } } },
+                select: { _count: { select: { [rel.name]: where ? { where } : true } } },
             });
             if (!counted) throw notFound(parent, parentId);
             return Number((counted._count as DbRecord)[rel.name] ?? 0);
