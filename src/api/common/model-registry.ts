@@ -142,6 +142,8 @@ export interface ModelRegistry {
     find(segment: string): ModelDef | undefined;
     /** Whether any field of any model is read-protected (a field-level read rule, `@omit`, `@password`). */
     readonly hasReadProtectedFields: boolean;
+    /** Whether any model has a field whose read rule overrides the model's (`ModelDef.hasReadOverrides`). */
+    readonly hasReadOverrides: boolean;
 }
 
 /** `{ id: true }` (every id field of a compound id): the smallest select that tells whether a record is there; a new object per call, as the ORM may change what it is given. */
@@ -343,6 +345,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             byName,
             find: (segment) => models.get(segment) ?? byName.get(segment) ?? models.get(lowerCaseFirst(segment)),
             hasReadProtectedFields: [...models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected)),
+            hasReadOverrides: [...models.values()].some((m) => m.hasReadOverrides),
         };
         cache.set(modelMeta, registry);
     }

@@ -50,6 +50,8 @@ function keepReads(registry: ModelRegistry, model: ModelDef, args: Record<string
 
 /** `args` with the filters above kept to the model's read rule; `args` itself when nothing changes. */
 export function keepHiddenRowsOut(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
+    // most schemas have no read override: nothing to walk
+    if (!registry.hasReadOverrides) return args;
     let out = args;
     const include = keepNested(registry, model, args.include);
     const select = keepNested(registry, model, args.select);

@@ -83,6 +83,14 @@ function namesMember(target: RestModel, where: Data, byKey: ReadonlyMap<string, 
     return member !== undefined && !(kind && hasOwn(where, kind) && member[kind] !== where[kind]);
 }
 
+/** The id field values an identifier's unique `where` names, as a plain filter (without the kind it may carry). */
+function idValuesOf(target: RestModel, where: Data): Data {
+    const values = idFieldValues(target, where);
+    const out: Data = {};
+    for (const f of target.idFields) out[f.name] = values[f.name];
+    return out;
+}
+
 function membersByKey(target: RestModel, current: Data[]): Map<string, Data> {
     return new Map(current.map((c) => [idKey(target, c), c]));
 }
@@ -114,11 +122,16 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         const op = data[k];
         const rel = model.relationships.get(k);
         if (!rel?.isArray || !isObject(op)) continue;
-        if (Array.isArray(op.set)) replaced.push(k);
-        else if (Array.isArray(op.disconnect)) narrowed.push([k, 'disconnect']);
-        else if (Array.isArray(op.connect)) narrowed.push([k, 'connect']);
-        else continue;
-        select[k] = { select: memberSelect(rel.target) };
+        if (Array.isArray(op.set)) {
+            replaced.push(k);
+            select[k] = { select: memberSelect(rel.target) };
+            continue;
+        }
+        const verb = Array.isArray(op.disconnect) ? 'disconnect' : Array.isArray(op.connect) ? 'connect' : undefined;
+        if (!verb) continue;
+        narrowed.push([k, verb]);
+        // an addition or removal needs only the listed records that are members, not every member
+        select[k] = { select: memberSelect(rel.target), where: { OR: (op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)) } };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
