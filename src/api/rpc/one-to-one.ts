@@ -3,7 +3,7 @@ import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from 
 import { classifyError } from '../common/errors';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
-import { follow, selectAlong, uniqueWhere } from './relation-set';
+import { asFilter, follow, selectAlong, uniqueWhere } from './relation-set';
 import { writeForeignKeys, type ForeignKeySite } from './one-to-one-keys';
 import { delegateOf, walkWrites, type Step } from './write-walk';
 
@@ -21,7 +21,9 @@ import { delegateOf, walkWrites, type Step } from './write-walk';
  * forms, not both, so the other owner-side relations of the same data are written as keys too (a nested
  * `create` made first, on its own; one-to-one-keys.ts). Non-owner links in update paths are preceded, in the same
  * transaction, by a `disconnect: true` along the same path, which ZenStack checks against the current
- * partner's update rule.
+ * partner's update rule. A non-owner `upsert` is such a link when its create runs: when the partner the user
+ * sees does not match its `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached
+ * the partner unchecked.
  */
 
 type Data = Record<string, unknown>;
@@ -29,6 +31,8 @@ type Data = Record<string, unknown>;
 interface UnlinkFirst {
     path: Step[];
     relation: RelationField;
+    /** The nested `upsert` when it is the only link: the partner is unlinked only if its create runs. */
+    upsert?: Data;
 }
 
 export interface OneToOneSites {
@@ -36,7 +40,7 @@ export interface OneToOneSites {
     unlink: UnlinkFirst[];
 }
 
-const LINKS = ['connect', 'create', 'connectOrCreate'];
+const LINKS = ['connect', 'create', 'connectOrCreate', 'upsert'];
 
 /** The one-to-one links of an operation's arguments that need care (see above). */
 export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): OneToOneSites {
@@ -46,7 +50,8 @@ export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: 
         const ownerLink = relation.oneToOne && relation.isOwner && !holder.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined);
         if (ownerLink && !sites.owner.some((o) => o.data === data)) sites.owner.push({ model: holder, data, conditional: place.conditional });
         if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((link) => ops[link] !== undefined)) {
-            sites.unlink.push({ path: place.path, relation });
+            const upsertOnly = isObject(ops.upsert) && LINKS.every((link) => link === 'upsert' || ops[link] === undefined);
+            sites.unlink.push({ path: place.path, relation, upsert: upsertOnly ? (ops.upsert as Data) : undefined });
         }
     });
     return sites;
@@ -66,6 +71,13 @@ function updateAlong(path: Step[], leaf: Data): Data {
     return data;
 }
 
+/** Whether a nested upsert runs its create, given the partner the user sees: when that partner does not match its `where`. */
+async function upsertCreates(client: unknown, target: ModelDef, partner: Data, upsert: Data): Promise<boolean> {
+    if (!isObject(upsert.where)) return false;
+    const match = await delegateOf(client, target).findFirst({ where: { AND: [asFilter(target, uniqueWhere(target, partner)), upsert.where] }, select: idSelect(target) });
+    return !isObject(match);
+}
+
 /**
  * Detaches the current partner of the record at the end of `site.path` before the write links another,
  * checked against the partner's update rule. A partner the user can see is detached by an update of
@@ -80,6 +92,7 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
     if (!target || !relation.backLink) return;
     const record = isPlainObject(where) ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) }) : undefined;
     const partner = follow(record, site.path)?.[relation.name];
+    if (site.upsert && isObject(partner) && !(await upsertCreates(client, target, partner, site.upsert))) return;
     try {
         if (isObject(partner)) {
             await delegateOf(client, target).update({ where: uniqueWhere(target, partner), data: { [relation.backLink]: { disconnect: true } }, select: idSelect(target) });
