@@ -52,6 +52,23 @@ afterEach(() => s.cleanup());
 const profiles = async () => s.prisma.profile.findMany({ orderBy: { id: 'asc' } });
 const update = (user: number, profile: unknown) => rpcAs(s, { id: 9 }, 'PUT', '/user/update', { where: { id: user }, data: { profile } });
 
+const NESTED: [string, unknown][] = [
+    ['update', { update: { bio: 'mine' } }],
+    ['update with { where, data }', { update: { where: { bio: '' }, data: { bio: 'mine' } } }],
+    ['delete', { delete: true }],
+    ['disconnect', { disconnect: true }],
+];
+
+it.each(NESTED)('a nested to-one %s of a hidden partner answers as for no partner, and changes nothing', async (_name, profile) => {
+    const before = await profiles();
+    const none = await update(NONE, profile);
+    for (const user of [HIDDEN_LOCKED, HIDDEN]) {
+        const hidden = await update(user, profile);
+        expect({ user, status: hidden.status, text: hidden.text.replace(`"id":${user}`, `"id":${NONE}`) }).toEqual({ user, status: none.status, text: none.text });
+    }
+    expect(await profiles()).toEqual(before);
+});
+
 it('a nested to-one upsert of a hidden partner runs its create, which detaches the partner only under its update rule', async () => {
     const upsert = { upsert: { create: { id: 7 }, update: { bio: 'mine' } } };
     const before = await profiles();

@@ -25,6 +25,7 @@ import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-di
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { hasNestedTargets, hideNestedTargets } from './hidden-nested';
+import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
@@ -35,9 +36,9 @@ export interface PreparedCall {
     args: Args;
     /**
      * Relation `set`s, disconnects by compound keys, one-to-one links, links through a self-relation many-to-many
-     * or records named by nested to-many writes in the arguments: the call runs in a transaction that rewrites or
-     * checks them first (against the current members, as foreign keys, after a checked unlink, under the linked
-     * records' update rules, under the read rule of the named records).
+     * records named by nested to-many writes or partners of nested to-one writes in the arguments: the call runs in
+     * a transaction that rewrites or checks them first (against the current members, as foreign keys, after a checked
+     * unlink, under the linked records' update rules, under the read rule of the named records and partners).
      */
     guarded: boolean;
     /**
@@ -84,7 +85,10 @@ export function prepareCall(
     // each reads the current members (or the records to check), then writes what follows from them
     const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
     const guarded =
-        readThenWrite || hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) || hasNestedTargets(registry, model, op.name, prepared);
+        readThenWrite ||
+        hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) ||
+        hasNestedTargets(registry, model, op.name, prepared) ||
+        hasToOneTargets(registry, model, op.name, prepared);
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite };
 }
@@ -166,6 +170,7 @@ async function runClient(client: unknown, call: PreparedCall, inTransaction: boo
         const args = await rewriteSets(tx, c.registry, c.model, c.op.name, c.args);
         await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);
         await hideNestedTargets(tx, c.registry, c.model, c.op.name, args);
+        await hideToOneTargets(tx, c.registry, c.model, c.op.name, args);
         await checkUnguardedLinks(tx, c.registry, c.model, c.op.name, args);
         await guardOneToOne(tx, c.registry, c.model, args, findOneToOneSites(c.registry, c.model, c.op.name, args));
         sent.args = args;

@@ -1,0 +1,73 @@
+import { isObject } from '../common/guards';
+import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import type { Args } from './input';
+import { follow, selectAlong } from './relation-set';
+import { delegateOf, toOneData, walkWrites, type Step } from './write-walk';
+
+/**
+ * ZenStack looks up the partner of a nested to-one `update`, `delete`, `disconnect` or `upsert` without its
+ * read rule: on a record whose partner the user cannot read, the write answered 403 (denied) or changed the
+ * hidden partner, where a record without a partner answers 404 (a `disconnect`: 200; an `upsert`: its create
+ * runs), so `{ profile: { delete: true } }` on another user told whether that user has a hidden profile. As
+ * for nested to-many writes (`hidden-nested.ts`), a partner the user cannot read is treated as none: in the
+ * write's transaction, before the write, the partner is read through the user's client along the write's
+ * path, and when none is seen the nested write gets a filter that matches nothing, so it goes on exactly as
+ * for a missing partner (an upsert's create then runs, and `one-to-one.ts` detaches the hidden partner only
+ * under its update rule).
+ */
+
+type Data = Record<string, unknown>;
+
+interface Site {
+    path: Step[];
+    relation: RelationField;
+    target: ModelDef;
+    ops: Data;
+}
+
+const ACTIONS = ['update', 'upsert', 'delete', 'disconnect'];
+
+function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Site[] {
+    const found: Site[] = [];
+    walkWrites(registry, model, op, args, ({ relation, target, ops, place }) => {
+        // under a create there is no partner yet
+        if (!place.path || relation.isArray || target.idFields.length === 0) return;
+        if (ACTIONS.some((a) => ops[a] !== undefined && ops[a] !== false)) found.push({ path: place.path, relation, target, ops });
+    });
+    return found;
+}
+
+/** Whether the arguments hold nested to-one writes of an existing partner (the call then runs in a transaction). */
+export function hasToOneTargets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): boolean {
+    return sites(registry, model, op, args).length > 0;
+}
+
+/** Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. */
+function matchNothing(target: ModelDef, ops: Data): void {
+    const nothing = { [target.idFields[0].name]: { in: [] } };
+    const narrowed = (where: unknown): Data => ({ AND: isObject(where) ? [where, nothing] : [nothing] });
+    if (ops.update !== undefined) {
+        const data = toOneData(target, ops.update);
+        const where = data !== ops.update && isObject(ops.update) ? ops.update.where : undefined;
+        ops.update = { where: narrowed(where), data };
+    }
+    if (isObject(ops.upsert)) ops.upsert = { ...ops.upsert, where: narrowed(ops.upsert.where) };
+    for (const action of ['delete', 'disconnect']) {
+        if (ops[action] !== undefined && ops[action] !== false) ops[action] = narrowed(ops[action] === true ? undefined : ops[action]);
+    }
+}
+
+/**
+ * Gives each nested to-one write of `args` (a copy the caller owns) whose partner the user cannot read a
+ * filter that matches nothing. `client` is the user's client (the write's transaction).
+ */
+export async function hideToOneTargets(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<void> {
+    if (!isObject(args.where)) return;
+    for (const site of sites(registry, model, op, args)) {
+        const record = await delegateOf(client, model).findUnique({ where: args.where, select: selectAlong(registry, site.path, site.relation, site.target) });
+        const holder = follow(record, site.path);
+        // the record holding the relation is not there for the user: the write answers for it as it would
+        if (!holder || isObject(holder[site.relation.name])) continue;
+        matchNothing(site.target, site.ops);
+    }
+}
