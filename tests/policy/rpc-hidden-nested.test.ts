@@ -60,3 +60,28 @@ it('a record Bob can read but not change keeps its 403; his own are written', as
     expect(own.status).toBe(200);
     expect(await s.prisma.post.findUnique({ where: { id: 3 } })).toMatchObject({ views: 2 });
 });
+
+it('a connect of a hidden record answers as for a missing one, under a create as under an update, and writes nothing', async () => {
+    const before = await s.prisma.post.findMany({ orderBy: { id: 'asc' } });
+    const create = (id: number) => ({ data: { id: 8, name: 'n', email: 'n@x', posts: { connect: { id } } }, select: { id: true } });
+    const hidden = await rpcAs(s, BOB, 'POST', '/user/create', create(HIDDEN));
+    const missing = await rpcAs(s, BOB, 'POST', '/user/create', create(MISSING));
+    expect(missing.status).toBe(404);
+    expect([hidden.status, hidden.text]).toEqual([missing.status, missing.text]);
+    const linked = await rpcAs(s, BOB, 'PUT', '/user/update', update({ connect: [{ id: HIDDEN }] }));
+    const none = await rpcAs(s, BOB, 'PUT', '/user/update', update({ connect: [{ id: MISSING }] }));
+    expect([linked.status, linked.text]).toEqual([none.status, none.text]);
+    expect(await s.prisma.user.count()).toBe(3);
+    expect(await s.prisma.post.findMany({ orderBy: { id: 'asc' } })).toEqual(before);
+});
+
+it('a connectOrCreate naming a hidden record runs its create, as for a missing one (here: a unique violation)', async () => {
+    const before = await s.prisma.post.findMany({ orderBy: { id: 'asc' } });
+    const posts = { connectOrCreate: { where: { id: HIDDEN }, create: { id: HIDDEN, title: 'mine' } } };
+    const updated = await rpcAs(s, BOB, 'PUT', '/user/update', { where: { id: 2 }, data: { posts }, select: { id: true } });
+    expect([updated.status, updated.body.error?.code]).toEqual([400, 'P2002']);
+    const created = await rpcAs(s, BOB, 'POST', '/user/create', { data: { id: 8, name: 'n', email: 'n@x', posts }, select: { id: true } });
+    expect([created.status, created.body.error?.code]).toEqual([400, 'P2002']);
+    expect(await s.prisma.user.count()).toBe(3);
+    expect(await s.prisma.post.findMany({ orderBy: { id: 'asc' } })).toEqual(before);
+});

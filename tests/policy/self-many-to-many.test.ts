@@ -109,12 +109,16 @@ function suite(provider: Provider) {
         // a record the user cannot read cannot be checked: connecting it is a 404, as if it were missing
         const hidden = await rpc(ALICE, 'PUT', '/user/update', { where: { id: 1 }, data: { following: { connect: [{ id: 4 }] } } });
         expect([hidden.status, hidden.body.error?.code]).toEqual([404, 'P2025']);
-        // a connectOrCreate that finds it checks it by writing its key back: alice may not update user 4, the admin may
-        const found = { where: { id: 1 }, data: { following: { connectOrCreate: [{ where: { id: 4 }, create: { id: 4 } }] } } };
+        // a connectOrCreate naming it runs its create, as for a missing record (here: a unique violation)
+        const hiddenFound = { where: { id: 1 }, data: { following: { connectOrCreate: [{ where: { id: 4 }, create: { id: 4 } }] } } };
+        const created = await rpc(ALICE, 'PUT', '/user/update', hiddenFound);
+        expect([created.status, created.body.error?.code]).toEqual([400, 'P2002']);
+        // one that finds its record checks it by writing its key back: alice may not update user 2, the admin may
+        const found = { where: { id: 1 }, data: { following: { connectOrCreate: [{ where: { id: 2 }, create: { id: 2 } }] } } };
         expect((await rpc(ALICE, 'PUT', '/user/update', found)).status).toBe(403);
         expect(await state()).toEqual(after);
         expect((await rpc(ADMIN, 'PUT', '/user/update', found)).status).toBe(200);
-        expect((await state())[0]).toBe(`1->[1,3,4] ${before[0].split(' ')[1]}`);
+        expect((await state())[0]).toBe(`1->[1,2,3] ${before[0].split(' ')[1]}`);
         // a scalar change beside the link: the ORM checks the record (and sets @updatedAt) itself
         const both = await rpc(ALICE, 'PUT', '/user/update', { where: { id: 1 }, data: { role: 'USER', following: { disconnect: [{ id: 1 }] } } });
         expect(both.status).toBe(200);

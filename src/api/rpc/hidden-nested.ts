@@ -10,7 +10,9 @@ import { delegateOf, many, walkWrites } from './write-walk';
  * user has a hidden post 2 (2.x answers the same). As for a top-level `update`/`delete` (`hidden-target.ts`), a
  * record the user cannot read is treated as a missing one: in the write's transaction, before the write, each
  * such record is looked up through the user's client, and one that is not found gets a filter that matches
- * nothing, so the write goes on exactly as for a missing record.
+ * nothing, so the write goes on exactly as for a missing record. The same holds for the record a `connect`
+ * or a `connectOrCreate`'s `where` names, at any place (under a create too): a hidden record answered 403 where
+ * a missing one answers 404 (a `connectOrCreate`: its create runs).
  */
 
 type Data = Record<string, unknown>;
@@ -27,7 +29,9 @@ const BY_ITSELF = ['delete', 'disconnect'];
 function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Target[] {
     const found: Target[] = [];
     walkWrites(registry, model, op, args, (write) => {
-        // under a create there is no existing record to name; to-one nested writes name none
+        for (const item of many(write.ops.connect)) if (isObject(item)) found.push({ target: write.target, item });
+        for (const item of many(write.ops.connectOrCreate)) if (isObject(item) && isObject(item.where)) found.push({ target: write.target, item: item.where });
+        // under a create there is no existing record to name; to-one nested writes name none (hidden-to-one.ts)
         if (!write.place.path || !write.relation.isArray) return;
         for (const action of BY_WHERE) {
             for (const item of many(write.ops[action])) if (isObject(item) && isObject(item.where)) found.push({ target: write.target, item: item.where });
@@ -39,7 +43,7 @@ function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Arg
     return found;
 }
 
-/** Whether the arguments name records in nested to-many writes (the call then runs in a transaction). */
+/** Whether the arguments name records in nested to-many writes or links (the call then runs in a transaction). */
 export function hasNestedTargets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): boolean {
     return targets(registry, model, op, args).length > 0;
 }
