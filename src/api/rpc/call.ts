@@ -19,12 +19,12 @@ import { findOperation, type OperationSpec } from './operations';
 import { delegateOf } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
-import { checkSetItems, findSetSites, rewriteSets } from './relation-set';
+import { checkSetItems, copyTree, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
-import { hasNestedTargets, hideNestedTargets } from './hidden-nested';
+import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
 
@@ -47,6 +47,11 @@ export interface PreparedCall {
      * checks instead.)
      */
     readThenWrite: boolean;
+    /**
+     * Not guarded, but `connect`s or `connectOrCreate`s name records of models not everyone may read: those are
+     * looked up first, without a transaction (see `hideNestedTargets`).
+     */
+    checksLinks: boolean;
 }
 
 /**
@@ -84,13 +89,15 @@ export function prepareCall(
     checkSetItems(setSites);
     // each reads the current members (or the records to check), then writes what follows from them
     const readThenWrite = setSites.length > 0 || hasCompoundDisconnects(registry, model, op.name, prepared) || hasUnguardedLinks(registry, model, op.name, prepared);
+    const named = nestedTargets(registry, model, op.name, prepared);
     const guarded =
         readThenWrite ||
         hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) ||
-        hasNestedTargets(registry, model, op.name, prepared) ||
+        named === 'writes' ||
         hasToOneTargets(registry, model, op.name, prepared);
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
-    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite };
+    const checksLinks = !guarded && named === 'links';
+    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite, checksLinks };
 }
 
 /**
@@ -163,7 +170,14 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
 }
 
 async function runClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
-    if (!call.guarded) return clientMethod(client, call.model, call.op)(call.args);
+    if (!call.guarded) {
+        if (!call.checksLinks) return clientMethod(client, call.model, call.op)(call.args);
+        // the records links name are looked up on the client: no transaction is needed (see hideNestedTargets)
+        const args = copyTree(call.args) as Args;
+        await hideNestedTargets(client, call.registry, call.model, call.op.name, args);
+        sent.args = args;
+        return clientMethod(client, call.model, call.op)(args);
+    }
     const run = async (tx: unknown) => {
         const c = await asCreateIfHidden(tx, call);
         // rewritten in a copy: the caller's arguments stay as they were

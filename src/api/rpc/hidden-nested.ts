@@ -17,10 +17,11 @@ import { delegateOf, many, walkWrites } from './write-walk';
 
 type Data = Record<string, unknown>;
 
-/** One nested unique filter to check: `holder[key]` (or `holder[key].where`) names the record. */
+/** One nested unique filter to check: `item` names the record; `link` for a `connect` or a `connectOrCreate`'s `where`. */
 interface Target {
     target: ModelDef;
     item: Data;
+    link: boolean;
 }
 
 const BY_WHERE = ['update', 'upsert'];
@@ -29,41 +30,49 @@ const BY_ITSELF = ['delete', 'disconnect'];
 function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Target[] {
     const found: Target[] = [];
     walkWrites(registry, model, op, args, (write) => {
-        for (const item of many(write.ops.connect)) if (isObject(item)) found.push({ target: write.target, item });
-        for (const item of many(write.ops.connectOrCreate)) if (isObject(item) && isObject(item.where)) found.push({ target: write.target, item: item.where });
+        // every record of a model everyone may read is visible: nothing to look up
+        if (write.target.readableByAll || write.target.idFields.length === 0) return;
+        const push = (item: unknown, link: boolean) => {
+            if (isObject(item)) found.push({ target: write.target, item, link });
+        };
+        for (const item of many(write.ops.connect)) push(item, true);
+        for (const item of many(write.ops.connectOrCreate)) if (isObject(item)) push(item.where, true);
         // under a create there is no existing record to name; to-one nested writes name none (hidden-to-one.ts)
         if (!write.place.path || !write.relation.isArray) return;
-        for (const action of BY_WHERE) {
-            for (const item of many(write.ops[action])) if (isObject(item) && isObject(item.where)) found.push({ target: write.target, item: item.where });
-        }
-        for (const action of BY_ITSELF) {
-            for (const item of many(write.ops[action])) if (isObject(item)) found.push({ target: write.target, item });
-        }
+        for (const action of BY_WHERE) for (const item of many(write.ops[action])) if (isObject(item)) push(item.where, false);
+        for (const action of BY_ITSELF) for (const item of many(write.ops[action])) push(item, false);
     });
     return found;
 }
 
-/** Whether the arguments name records in nested to-many writes or links (the call then runs in a transaction). */
-export function hasNestedTargets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): boolean {
-    return targets(registry, model, op, args).length > 0;
+/**
+ * What the arguments name: `writes` when nested to-many writes name existing records (the call then runs in a
+ * transaction), `links` when only `connect`s and `connectOrCreate`s do (checked without one: see `hideNestedTargets`).
+ */
+export function nestedTargets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): 'writes' | 'links' | undefined {
+    const found = targets(registry, model, op, args);
+    if (found.length === 0) return undefined;
+    return found.some((t) => !t.link) ? 'writes' : 'links';
 }
 
 /**
  * Gives each nested unique filter of `args` (a copy the caller owns) whose record the user cannot read a
- * condition that matches nothing. `client` is the user's client (the write's transaction).
+ * condition that matches nothing, and pins each one the user can read to the record found (its id), so that
+ * the write names the record that was checked. `client` is the user's client: the write's transaction, or for
+ * links alone the client itself. A link checked outside a transaction still answers as some serial order of
+ * the requests would: a record hidden or shown after the check is linked or refused as just before that
+ * change, one deleted after it is missing to the write itself, and one whose unique key moved to another
+ * record after it matches nothing (the pinned id), as if the key had moved first.
  */
 export async function hideNestedTargets(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<void> {
     for (const { target, item } of targets(registry, model, op, args)) {
-        if (target.idFields.length === 0) continue;
-        let visible: unknown;
+        let visible: Data | null;
         try {
-            visible = await delegateOf(client, target).findUnique({ where: item, select: idSelect(target) });
+            visible = (await delegateOf(client, target).findUnique({ where: item, select: idSelect(target) })) as Data | null;
         } catch {
             continue; // a filter the client refuses: the write answers for it as it would
         }
-        if (visible) continue;
-        const nothing = { [target.idFields[0].name]: { in: [] } };
         const and = hasOwn(item, 'AND') ? many(item.AND) : [];
-        item.AND = [...and, nothing];
+        item.AND = [...and, visible ?? { [target.idFields[0].name]: { in: [] } }];
     }
 }

@@ -32,6 +32,8 @@ function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args)
     walkWrites(registry, model, op, args, ({ relation, target, ops, place }) => {
         // under a create there is no partner yet
         if (!place.path || relation.isArray || target.idFields.length === 0) return;
+        // a partner of a model everyone may read is never hidden
+        if (target.readableByAll) return;
         if (ACTIONS.some((a) => ops[a] !== undefined && ops[a] !== false)) found.push({ path: place.path, relation, target, ops });
     });
     return found;

@@ -76,7 +76,7 @@ export function checkSetItems(sites: readonly SetSite[]): void {
 }
 
 /** A copy of the plain objects and arrays of `value`; anything else (Dates, Decimals, Buffers, the client's null markers) is shared. */
-function copyTree(value: unknown): unknown {
+export function copyTree(value: unknown): unknown {
     if (Array.isArray(value)) return value.map(copyTree);
     if (!isPlainObject(value)) return value;
     const out: Record<string, unknown> = {};
