@@ -27,6 +27,7 @@ import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
+import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -52,6 +53,8 @@ export interface PreparedCall {
      * looked up first, without a transaction (see `hideNestedTargets`).
      */
     checksLinks: boolean;
+    /** Reads ordered through relations to records the user may not read all of: checked when the call runs (`hidden-order.ts`). */
+    orderSites: OrderSite[];
 }
 
 /**
@@ -85,6 +88,7 @@ export function prepareCall(
     // after the Json nulls, which are placed by path
     const prepared = guardFalsyConditions(registry, model, op.name, hoistWhere(model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
     guardProtectedFields(registry, model, op.name, prepared);
+    const orderSites = findOrderSites(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
     // each reads the current members (or the records to check), then writes what follows from them
@@ -97,7 +101,7 @@ export function prepareCall(
         hasToOneTargets(registry, model, op.name, prepared);
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const checksLinks = !guarded && named === 'links';
-    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite, checksLinks };
+    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite, checksLinks, orderSites };
 }
 
 /**
@@ -170,6 +174,8 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
 }
 
 async function runClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
+    // reads only (a write with such an order was refused): on the client the read runs on, a transaction's in one
+    await refuseHiddenOrders(client, call.registry, call.orderSites);
     if (!call.guarded) {
         if (!call.checksLinks) return clientMethod(client, call.model, call.op)(call.args);
         // the records links name are looked up on the client: no transaction is needed (see hideNestedTargets)

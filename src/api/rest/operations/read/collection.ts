@@ -10,6 +10,7 @@ import { collectionLinks } from './collection-links';
 import { delegate, ok, readPage } from './shared';
 import { loadApart } from './to-one-apart';
 import { keepModelReadRule } from '../../../common/read-override';
+import { refuseHiddenSort } from './hidden-sort';
 
 /** GET /:type */
 export async function listResources(req: RestRequest): Promise<Response> {
@@ -20,6 +21,7 @@ export async function listResources(req: RestRequest): Promise<Response> {
         req,
         query.page,
         async (db) => {
+            await refuseHiddenSort(db, req, model, query.where, query.orderBy);
             const found = (await delegate(db, model).findMany(args)) as Record<string, unknown>[];
             await loadApart(db, model, found, query.include, query.fields, req.config);
             return found;

@@ -1,0 +1,39 @@
+import { findHiddenOrder } from '../../../common/hidden-order';
+import { RestError } from '../../errors';
+import type { RestRequest } from '../../request';
+import type { RestModel, RestRelationship } from '../../schema';
+
+/**
+ * A `sort` through to-one relationships that would place resources by records the user may not read
+ * (`common/hidden-order.ts`) is a 400 `invalid-sort`. Checked on the client the page is read with (a snapshot's
+ * transaction too), before the page; a query per relationship on the way to a model not everyone may read all of,
+ * none for the others and none without such a sort.
+ */
+export async function refuseHiddenSort(
+    db: unknown,
+    req: RestRequest,
+    model: RestModel,
+    where: unknown,
+    orderBy: unknown,
+    extra: readonly unknown[] = [],
+): Promise<void> {
+    const order = await findHiddenOrder(db, req.schema.registry, model.def, where, orderBy, extra);
+    if (order) {
+        throw new RestError('invalid-sort', `sort "${order.path}": it would order ${model.type} resources by ${order.target.name} records the user may not read`, {
+            source: { parameter: 'sort' },
+        });
+    }
+}
+
+/**
+ * The related records of one parent, as a raw condition on the target (placed under `AND`): its relationship's
+ * other side names the parent. The parent is readable, the read of the page checks it. Empty (every record of the
+ * target, a superset) when the relation has no other side in the metadata.
+ */
+export function relatedTo(parentWhere: Record<string, unknown>, parent: RestModel, rel: RestRelationship): unknown[] {
+    const backLink = rel.field.backLink && rel.target.def.relations.get(rel.field.backLink);
+    if (!backLink) return [];
+    // a compound id's unique form `{ a_b: { a, b } }` is not a filter: its fields are
+    const filter = parent.idFields.length > 1 ? { ...(Object.values(parentWhere)[0] as Record<string, unknown>) } : parentWhere;
+    return [{ [backLink.name]: backLink.isArray ? { some: filter } : { is: filter } }];
+}
