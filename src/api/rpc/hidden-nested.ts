@@ -1,5 +1,5 @@
 import { hasOwn, isObject } from '../common/guards';
-import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { delegateOf, many, walkWrites } from './write-walk';
 
@@ -27,6 +27,19 @@ interface Target {
 const BY_WHERE = ['update', 'upsert'];
 const BY_ITSELF = ['delete', 'disconnect'];
 
+/**
+ * A `connect` from the side holding the key, by exactly the fields the key references (`author: { connect: { id } }`):
+ * the same write as the key written as a field (`authorId`), which only the database checks (docs/rpc.md, known
+ * limitations). Looking the record up would close nothing the plain field leaves open, at the cost of a read on
+ * the most common link there is; a link by any other unique field (`{ email }`) is looked up.
+ */
+function byReferencedKey(relation: RelationField, item: Data): boolean {
+    const mapping = relation.foreignKeyMapping;
+    if (relation.isArray || !relation.isOwner || !mapping) return false;
+    const referenced = Object.keys(mapping);
+    return Object.keys(item).length === referenced.length && referenced.every((f) => hasOwn(item, f) && !isObject(item[f]));
+}
+
 function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Target[] {
     const found: Target[] = [];
     walkWrites(registry, model, op, args, (write) => {
@@ -35,7 +48,7 @@ function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Arg
         const push = (item: unknown, link: boolean) => {
             if (isObject(item)) found.push({ target: write.target, item, link });
         };
-        for (const item of many(write.ops.connect)) push(item, true);
+        for (const item of many(write.ops.connect)) if (!isObject(item) || !byReferencedKey(write.relation, item)) push(item, true);
         for (const item of many(write.ops.connectOrCreate)) if (isObject(item)) push(item.where, true);
         // under a create there is no existing record to name; to-one nested writes name none (hidden-to-one.ts)
         if (!write.place.path || !write.relation.isArray) return;
