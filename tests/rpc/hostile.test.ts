@@ -81,6 +81,7 @@ describe('payloads', () => {
     it("keys named like Object.prototype's members are unknown arguments (400), not a crash", async () => {
         const names = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');
         expect(names).toEqual(expect.arrayContaining(['constructor', 'toString', 'hasOwnProperty', 'valueOf']));
+        const { id: postId } = await s.prisma.post.findFirstOrThrow({ where: { title: 'keep' } });
         for (const name of names) {
             for (const q of [{ where: { [name]: { equals: 1 } } }, { where: { author: { [name]: { equals: 1 } } } }, { where: { [name]: 1 } }, { orderBy: { [name]: 'asc' } }]) {
                 const res = await call('GET', '/post/findMany', { q });
@@ -88,6 +89,17 @@ describe('payloads', () => {
             }
             const update = await call('PUT', '/user/update', { body: { where: { id: 1 }, data: { posts: { set: [{ [name]: 1 }] } } } });
             expect({ name, status: update.status }).toEqual({ name, status: 400 });
+            // ZenStack looks the filters of writes up itself, before Prisma validates them
+            for (const body of [
+                { where: { id: 1, [name]: 1 }, data: {} },
+                { where: { id: 1 }, data: { posts: { update: { where: { id: 1, [name]: 1 }, data: {} } } } },
+                { where: { id: 1 }, data: { posts: { delete: { id: 1, [name]: 1 } } } },
+            ]) {
+                const res = await call('PUT', '/user/update', { body });
+                expect({ body, status: res.status }).toEqual({ body, status: 400 });
+            }
+            const nested = await call('PUT', '/post/update', { body: { where: { id: postId }, data: { author: { update: { where: { [name]: 1 }, data: {} } } } } });
+            expect({ name, status: nested.status }).toEqual({ name, status: 400 });
         }
         expect(await s.prisma.post.count({ where: { authorId: 1 } })).toBe(1);
     });

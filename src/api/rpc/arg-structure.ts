@@ -91,8 +91,10 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
                 checkScalarArg(scalar, value, at);
                 continue;
             }
-            noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
             const compound = uniqueConstraint(model, key);
+            // ZenStack looks a write filter's keys up on plain objects: `constructor` there crashed it (a 500)
+            if (!compound && key in Object.prototype) fail(at, `absent: ${model.name} has no field "${key}"`);
+            noEmptyKeys(value, at); // compound unique keys (`a_b: { a, b }`), or unknown: Prisma reports those
             if (compound && isObject(value)) {
                 for (const name of compound.fields) {
                     const field = model.scalars.get(name);
