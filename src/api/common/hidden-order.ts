@@ -129,19 +129,19 @@ export function hiddenRowsWhere(registry: ModelRegistry, where: unknown, chain: 
 type FindFirst = (args: unknown) => Promise<unknown>;
 
 /**
- * The first ordering of `orderBy` that would sort rows of `where` (with `extra` raw conditions, under `AND`) by a
- * record the user may not read, checked on the enhanced client `db`; undefined when there is none. One query
- * per relation hop to a model not everyone may read all of: nothing at all for the others.
+ * The first of `orders` (`ordersThroughHidden` of the read's `orderBy`) that would sort rows of `where` (with
+ * `extra` raw conditions, under `AND`) by a record the user may not read, checked on the enhanced client `db`;
+ * undefined when there is none. One query per relation hop to a model not everyone may read all of.
  */
 export async function findHiddenOrder(
     db: unknown,
     registry: ModelRegistry,
     model: ModelDef,
     where: unknown,
-    orderBy: unknown,
+    orders: readonly HiddenOrder[],
     extra: readonly unknown[] = [],
 ): Promise<HiddenOrder | undefined> {
-    for (const order of ordersThroughHidden(registry, model, orderBy)) {
+    for (const order of orders) {
         const probe = hiddenRowsWhere(registry, where, order.chain);
         if (!probe) continue;
         if (extra.length > 0) probe.AND = [...list(probe.AND), ...extra];

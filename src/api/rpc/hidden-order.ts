@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
-import { findHiddenOrder, ordersThroughHidden } from '../common/hidden-order';
+import { findHiddenOrder, ordersThroughHidden, type HiddenOrder } from '../common/hidden-order';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
 
@@ -9,17 +9,20 @@ import type { Args } from './input';
  * its own `orderBy` and those of the nested reads of its `include`/`select`.
  */
 
-/** A read in the call with an order that may look at hidden records: its model, filter and order. */
+/** A read in the call with an order that may look at hidden records: its model, filter and those orderings. */
 export interface OrderSite {
     model: ModelDef;
     where: unknown;
-    orderBy: unknown;
+    orders: HiddenOrder[];
 }
 
 const READS = new Set(['findMany', 'findFirst', 'findUnique', 'count', 'aggregate', 'groupBy']);
 
 function collect(registry: ModelRegistry, model: ModelDef, args: Record<string, unknown>, sites: OrderSite[]): void {
-    if (ordersThroughHidden(registry, model, args.orderBy).length > 0) sites.push({ model, where: args.where, orderBy: args.orderBy });
+    if (args.orderBy !== undefined) {
+        const orders = ordersThroughHidden(registry, model, args.orderBy);
+        if (orders.length > 0) sites.push({ model, where: args.where, orders });
+    }
     for (const shape of [args.include, args.select]) {
         if (!isObject(shape)) continue;
         for (const [key, value] of Object.entries(shape)) {
@@ -39,7 +42,7 @@ export function findOrderSites(registry: ModelRegistry, model: ModelDef, opName:
     const sites: OrderSite[] = [];
     collect(registry, model, args, sites);
     if (sites.length > 0 && !READS.has(opName)) {
-        const [order] = ordersThroughHidden(registry, sites[0].model, sites[0].orderBy);
+        const [order] = sites[0].orders;
         throw new BadRequestError(
             `ordering by "${order.path}" of ${sites[0].model.name} in the result of ${opName} is not supported: it may sort by ${order.target.name} records the user may not read; read them after the write`,
         );
@@ -54,7 +57,7 @@ export function findOrderSites(registry: ModelRegistry, model: ModelDef, opName:
  */
 export async function refuseHiddenOrders(client: unknown, registry: ModelRegistry, sites: readonly OrderSite[]): Promise<void> {
     for (const site of sites) {
-        const order = await findHiddenOrder(client, registry, site.model, site.where, site.orderBy);
+        const order = await findHiddenOrder(client, registry, site.model, site.where, site.orders);
         if (order) {
             throw new BadRequestError(
                 `ordering by "${order.path}" of ${site.model.name} is not supported here: it would sort by ${order.target.name} records the user may not read`,

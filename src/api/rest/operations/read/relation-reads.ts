@@ -9,7 +9,7 @@ import { planOf } from '../../document/model-plan';
 import { delegate, notFound, readPage } from './shared';
 import { whereOfLinked } from './to-one-apart';
 import { keepModelReadRule } from '../../../common/read-override';
-import { refuseHiddenSort, relatedTo } from './hidden-sort';
+import { refuseHiddenSort } from './hidden-sort';
 
 /**
  * Reads through a parent resource, so that the parent's existence and visibility are checked by
@@ -54,7 +54,7 @@ export async function readToManyPage(
             if (!found) throw notFound(parent, parentId);
             hidden = (found as DbRecord)[rel.name] === undefined;
             // over the related records of the parent, now known to be readable (a hidden one is a 404 above, not a 400)
-            if (!hidden) await refuseHiddenSort(db, req, rel.target, query.where, query.orderBy, relatedTo(parentWhere, parent, rel));
+            if (!hidden) await refuseHiddenSort(db, req, rel.target, query.where, query.orderBy, { parent, parentWhere, rel });
             return found as DbRecord;
         },
         (found) => (found[rel.name] ?? []) as DbRecord[],
