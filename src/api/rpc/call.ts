@@ -36,7 +36,7 @@ export interface PreparedCall {
     op: OperationSpec;
     args: Args;
     /**
-     * Relation `set`s, disconnects by compound keys, one-to-one links, links through a self-relation many-to-many
+     * Relation `set`s, disconnects by compound keys, one-to-one links, links through a self-relation many-to-many,
      * records named by nested to-many writes or partners of nested to-one writes in the arguments: the call runs in
      * a transaction that rewrites or checks them first (against the current members, as foreign keys, after a checked
      * unlink, under the linked records' update rules, under the read rule of the named records and partners).
@@ -99,9 +99,10 @@ export function prepareCall(
         hasOneToOneSites(findOneToOneSites(registry, model, op.name, prepared)) ||
         named === 'writes' ||
         hasToOneTargets(registry, model, op.name, prepared);
-    // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const checksLinks = !guarded && named === 'links';
-    return { registry, model, op, args: keepHiddenRowsOut(registry, model, op.name, prepared), guarded, readThenWrite, checksLinks, orderSites };
+    // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
+    const sent = keepHiddenRowsOut(registry, model, op.name, prepared);
+    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites };
 }
 
 /**

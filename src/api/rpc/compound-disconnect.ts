@@ -5,7 +5,7 @@ import { isNotReadable } from '../common/transactions';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
 import { asFilter, follow, isCompoundKey, selectAlong, uniqueWhere } from './relation-set';
-import { delegateOf, many, walkWrites, type RelationWrite } from './write-walk';
+import { delegateOf, many, walkUpdates, type RelationWrite } from './write-walk';
 
 /**
  * ZenStack 2.x cannot run a nested `disconnect` that names records by a compound key
@@ -37,7 +37,7 @@ function memberLink(write: RelationWrite) {
 
 function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args, withSets: boolean): RelationWrite[] {
     const found: RelationWrite[] = [];
-    walkWrites(registry, model, op, args, (write) => {
+    walkUpdates(registry, model, op, args, (write) => {
         if (!write.place.path || !write.relation.isArray || !memberLink(write)) return;
         const named = many(write.ops.disconnect).some((item) => byCompoundKey(write.target, item));
         // a `set` becomes a disconnect of the members it leaves out, named by their (here compound) id

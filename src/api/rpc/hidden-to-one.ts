@@ -2,7 +2,7 @@ import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { follow, selectAlong } from './relation-set';
-import { delegateOf, toOneData, walkWrites, type Step } from './write-walk';
+import { delegateOf, toOneData, walkUpdates, type Step } from './write-walk';
 
 /**
  * ZenStack looks up the partner of a nested to-one `update`, `delete`, `disconnect` or `upsert` without its
@@ -29,8 +29,8 @@ const ACTIONS = ['update', 'upsert', 'delete', 'disconnect'];
 
 function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Site[] {
     const found: Site[] = [];
-    walkWrites(registry, model, op, args, ({ relation, target, ops, place }) => {
-        // under a create there is no partner yet
+    // under a create there is no partner yet (nor anything else to update: a `create` is not walked)
+    walkUpdates(registry, model, op, args, ({ relation, target, ops, place }) => {
         if (!place.path || relation.isArray || target.idFields.length === 0) return;
         // a partner of a model everyone may read is never hidden
         if (target.readableByAll) return;

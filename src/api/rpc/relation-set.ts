@@ -3,7 +3,7 @@ import { hasOwn, isObject } from '../common/guards';
 import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
-import { delegateOf, many, walkWrites, type Step } from './write-walk';
+import { delegateOf, many, walkUpdates, type Step } from './write-walk';
 
 /**
  * ZenStack 2.x runs a to-many `set` in a nested update without checking the update rule of the
@@ -33,7 +33,7 @@ export interface SetSite {
 /** Every relation `set` in the update paths of an operation's arguments (a `set` anywhere else is the ORM's to refuse). */
 export function findSetSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): SetSite[] {
     const sites: SetSite[] = [];
-    walkWrites(registry, model, op, args, ({ relation, target, ops, place }) => {
+    walkUpdates(registry, model, op, args, ({ relation, target, ops, place }) => {
         if (place.path && relation.isArray && 'set' in ops) sites.push({ path: place.path, relation, target, holder: ops });
     });
     return sites;

@@ -42,7 +42,10 @@ export function toOneData(target: ModelDef, value: unknown): unknown {
     return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
 }
 
-function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Place, visit: (write: RelationWrite) => void): void {
+type Visit = (write: RelationWrite) => void;
+
+/** `creates`: whether to go into the data of records being created (where `path` is undefined throughout). */
+function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Place, visit: Visit, creates: boolean): void {
     if (!isObject(data)) return;
     const { path, conditional } = place;
     const created: Place = { path: undefined, conditional };
@@ -52,22 +55,25 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Pl
         const target = relation && registry.models.get(relation.targetKey);
         if (!relation || !target || !isObject(ops)) continue;
         visit({ model, data, relation, target, ops, place });
-        for (const item of many(ops.create)) walk(registry, target, item, created, visit);
-        for (const item of many(ops.connectOrCreate)) if (isObject(item)) walk(registry, target, item.create, onCondition(undefined), visit);
+        const into = (value: unknown, at: Place) => walk(registry, target, value, at, visit, creates);
+        if (creates) {
+            for (const item of many(ops.create)) into(item, created);
+            for (const item of many(ops.connectOrCreate)) if (isObject(item)) into(item.create, onCondition(undefined));
+        }
         if (relation.isArray) {
             for (const item of many(ops.update)) {
-                if (isObject(item) && isObject(item.where)) walk(registry, target, item.data, { path: path && [...path, { relation, where: item.where }], conditional }, visit);
+                if (isObject(item) && isObject(item.where)) into(item.data, { path: path && [...path, { relation, where: item.where }], conditional });
             }
             for (const item of many(ops.upsert)) {
                 if (!isObject(item)) continue;
-                walk(registry, target, item.create, onCondition(undefined), visit);
-                if (isObject(item.where)) walk(registry, target, item.update, onCondition(path && [...path, { relation, where: item.where }]), visit);
+                if (creates) into(item.create, onCondition(undefined));
+                if (isObject(item.where)) into(item.update, onCondition(path && [...path, { relation, where: item.where }]));
             }
         } else {
-            if (ops.update !== undefined) walk(registry, target, toOneData(target, ops.update), { path: path && [...path, { relation }], conditional }, visit);
+            if (ops.update !== undefined) into(toOneData(target, ops.update), { path: path && [...path, { relation }], conditional });
             if (isObject(ops.upsert)) {
-                walk(registry, target, ops.upsert.create, onCondition(undefined), visit);
-                walk(registry, target, toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]), visit);
+                if (creates) into(ops.upsert.create, onCondition(undefined));
+                into(toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]));
             }
         }
     }
@@ -77,13 +83,22 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Pl
  * Calls `visit` for every relation written by an operation's arguments (`create`, `update`, `upsert`,
  * and their nested writes at any depth), outer ones before the ones nested in them.
  */
-export function walkWrites(registry: ModelRegistry, model: ModelDef, op: string, args: Args, visit: (write: RelationWrite) => void): void {
-    if (op === 'create') walk(registry, model, args.data, { path: undefined, conditional: false }, visit);
-    else if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, visit);
+export function walkWrites(registry: ModelRegistry, model: ModelDef, op: string, args: Args, visit: Visit): void {
+    if (op === 'create') walk(registry, model, args.data, { path: undefined, conditional: false }, visit, true);
+    else if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, visit, true);
     else if (op === 'upsert') {
-        walk(registry, model, args.create, { path: undefined, conditional: true }, visit);
-        walk(registry, model, args.update, { path: [], conditional: true }, visit);
+        walk(registry, model, args.create, { path: undefined, conditional: true }, visit, true);
+        walk(registry, model, args.update, { path: [], conditional: true }, visit, true);
     }
+}
+
+/**
+ * `walkWrites` for the relations written in records that exist already (those with a `place.path`): nothing
+ * for a `create`, and nothing inside the data of a record being created, which holds no update of any kind.
+ */
+export function walkUpdates(registry: ModelRegistry, model: ModelDef, op: string, args: Args, visit: Visit): void {
+    if (op === 'update') walk(registry, model, args.data, { path: [], conditional: false }, visit, false);
+    else if (op === 'upsert') walk(registry, model, args.update, { path: [], conditional: true }, visit, false);
 }
 
 type Delegate = {
