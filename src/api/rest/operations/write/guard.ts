@@ -21,7 +21,7 @@ export function delegateOf(req: RestRequest, model: RestModel): DbOperations {
 }
 
 /** The id field values of a record (or a `where` built by `whereById`) as one comparable key. */
-function idKey(model: RestModel, values: Record<string, unknown>): string {
+export function idKey(model: RestModel, values: Record<string, unknown>): string {
     return whereKey({ id: model.idFields.map((f) => values[f.name]) });
 }
 

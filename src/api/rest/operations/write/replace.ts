@@ -3,14 +3,13 @@ import { transactionKeepingWrites } from '../../../common/transactions';
 import { readThenWriteOptions } from '../../../common/isolation';
 import { idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
-import { whereKey } from '../../payload/identifiers';
 import { hasOwn, isObject } from '../../payload/pointer';
 import { uniqueWhereOf } from '../../payload/relations';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
-import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
+import { delegateOf, guardedWrite, idKey, resourceNotFound, type WriteTarget } from './guard';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 import { checkLinks } from './self-many-to-many';
 
@@ -52,10 +51,6 @@ function relationKeys(model: RestModel, data: Data): string[] {
 export function writeOptions(req: RestRequest, model: RestModel, data: Data): { isolationLevel: string } | undefined {
     const replaces = Object.entries(data).some(([k, op]) => model.relationships.get(k)?.isArray && isObject(op) && Array.isArray(op.set));
     return replaces ? readThenWriteOptions(req.prisma) : undefined;
-}
-
-function idKey(model: RestModel, values: Record<string, unknown>): string {
-    return whereKey({ id: model.idFields.map((f) => values[f.name]) });
 }
 
 /** The unique `where` of a record from its id fields. */
