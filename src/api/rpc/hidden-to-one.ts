@@ -1,7 +1,7 @@
 import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
+import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
-import { follow, selectAlong } from './relation-set';
+import { asFilter, follow, selectAlong } from './relation-set';
 import { delegateOf, toOneData, walkUpdates, type Step } from './write-walk';
 
 /**
@@ -13,13 +13,16 @@ import { delegateOf, toOneData, walkUpdates, type Step } from './write-walk';
  * write's transaction, before the write, the partner is read through the user's client along the write's
  * path, and when none is seen the nested write gets a filter that matches nothing, so it goes on exactly as
  * for a missing partner (an upsert's create then runs, and `one-to-one.ts` detaches the hidden partner only
- * under its update rule).
+ * under its update rule). Through a required relation ZenStack drops the holder itself from that read, so the
+ * holder is then read alone: when it is there, its partner is the hidden one.
  */
 
 type Data = Record<string, unknown>;
 
 interface Site {
     path: Step[];
+    /** The model holding the relation. */
+    holder: ModelDef;
     relation: RelationField;
     target: ModelDef;
     ops: Data;
@@ -30,11 +33,11 @@ const ACTIONS = ['update', 'upsert', 'delete', 'disconnect'];
 function sites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Site[] {
     const found: Site[] = [];
     // under a create there is no partner yet (nor anything else to update: a `create` is not walked)
-    walkUpdates(registry, model, op, args, ({ relation, target, ops, place }) => {
+    walkUpdates(registry, model, op, args, ({ model: holder, relation, target, ops, place }) => {
         if (!place.path || relation.isArray || target.idFields.length === 0) return;
         // a partner of a model everyone may read is never hidden
         if (target.readableByAll) return;
-        if (ACTIONS.some((a) => ops[a] !== undefined && ops[a] !== false)) found.push({ path: place.path, relation, target, ops });
+        if (ACTIONS.some((a) => ops[a] !== undefined && ops[a] !== false)) found.push({ path: place.path, holder, relation, target, ops });
     });
     return found;
 }
@@ -60,6 +63,20 @@ function matchNothing(target: ModelDef, ops: Data): void {
 }
 
 /**
+ * Whether the record holding a required relation is there for the user. ZenStack drops a record whose required
+ * to-one relation it is asked to read and cannot (the note of a hidden blog, not only the blog): so the read of
+ * the partner saw no holder, and the holder is read again without it.
+ */
+async function holderVisible(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, site: Site): Promise<boolean> {
+    const last = site.path[site.path.length - 1];
+    const select = last
+        ? selectAlong(registry, site.path.slice(0, -1), last.relation, site.holder, last.where && asFilter(site.holder, last.where))
+        : idSelect(model);
+    const record = await delegateOf(client, model).findUnique({ where, select });
+    return follow(record, site.path) !== undefined;
+}
+
+/**
  * Gives each nested to-one write of `args` (a copy the caller owns) whose partner the user cannot read a
  * filter that matches nothing. `client` is the user's client (the write's transaction).
  */
@@ -68,8 +85,9 @@ export async function hideToOneTargets(client: unknown, registry: ModelRegistry,
     for (const site of sites(registry, model, op, args)) {
         const record = await delegateOf(client, model).findUnique({ where: args.where, select: selectAlong(registry, site.path, site.relation, site.target) });
         const holder = follow(record, site.path);
+        if (holder ? isObject(holder[site.relation.name]) : site.relation.isOptional) continue;
         // the record holding the relation is not there for the user: the write answers for it as it would
-        if (!holder || isObject(holder[site.relation.name])) continue;
+        if (!holder && !(await holderVisible(client, registry, model, args.where, site))) continue;
         matchNothing(site.target, site.ops);
     }
 }
