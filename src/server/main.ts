@@ -5,6 +5,7 @@
  *
  * Environment: PORT (default 3000; 0 picks a free one), DEMO_DB (the SQLite file), DEMO_DATABASE_URL
  * (PostgreSQL), DEMO_PUBLIC_URL (the base URL clients reach, for JSON:API links behind a load balancer).
+ * SIGTERM/SIGINT stop it gracefully (./lifecycle.ts).
  */
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from '@prisma/client';
@@ -16,6 +17,7 @@ import { ZenStackMiddleware } from '../adapters/express';
 import { withTransactionCleanup } from '../driver/transaction-cleanup';
 import { RestApiHandler } from '../api/rest';
 import { RPCApiHandler } from '../api/rpc';
+import { fail, listenFailure, portFromEnv, stopOnSignals } from './lifecycle';
 
 interface DemoDatabase {
     /** What the start-up line says it serves. */
@@ -49,11 +51,12 @@ function demoUser(req: express.Request): { id: number } | undefined {
     return id === undefined ? undefined : { id };
 }
 
+const requestedPort = portFromEnv();
 const db = openDatabase();
 const app = express();
 const getPrisma = (req: express.Request) => db.enhanced(demoUser(req));
 
-const server = app.listen(Number(process.env.PORT ?? 3000), () => {
+const server = app.listen(requestedPort, () => {
     const { port } = server.address() as AddressInfo;
     const base = (process.env.DEMO_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
     // the demo turns on the RPC limits (off by default for drop-in compatibility)
@@ -70,10 +73,5 @@ const server = app.listen(Number(process.env.PORT ?? 3000), () => {
     console.log(`zenstack-api demo on http://localhost:${port} with ${db.label}  (RPC: /api/rpc, REST: /api/rest; demo user header: x-user-id)`);
 });
 
-function shutdown(): void {
-    server.close(() => {
-        void db.client.$disconnect().finally(() => process.exit(0));
-    });
-}
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+server.once('error', (err: NodeJS.ErrnoException) => fail(listenFailure(err, requestedPort)));
+stopOnSignals(server, () => db.client.$disconnect());
