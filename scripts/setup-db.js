@@ -23,9 +23,17 @@ function hasSchema(file) {
     }
 }
 
+/** A set-up refused with what to do instead: told in one line. */
+function refusal(message) {
+    return Object.assign(new Error(message), { name: 'DemoSetupError' });
+}
+
 async function setupSqlite() {
     const dbFile = path.resolve(root, process.env.DEMO_DB ?? 'dev.db');
     const name = path.relative(root, dbFile);
+    if (!fs.existsSync(path.dirname(dbFile))) {
+        throw refusal(`cannot create ${name}: the directory ${path.dirname(name)} does not exist (create it, or set DEMO_DB to a file in another one)`);
+    }
     if (!reset && hasSchema(dbFile)) {
         return `using existing ${name} (DEMO_RESET=1 recreates it)`;
     }
@@ -37,10 +45,17 @@ async function setupSqlite() {
         { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DATABASE_URL: ':memory:' } },
     );
     const Database = require('better-sqlite3');
-    const db = new Database(dbFile);
-    db.pragma('journal_mode = WAL');
-    db.exec(ddl);
-    db.close();
+    let db;
+    try {
+        db = new Database(dbFile);
+        db.pragma('journal_mode = WAL');
+        db.exec(ddl);
+    } catch (err) {
+        // e.g. a read-only directory or file system (SQLITE_CANTOPEN, SQLITE_READONLY)
+        throw refusal(`cannot create ${name}: ${err.message} (${err.code ?? 'error'}); check that its directory is writable, or set DEMO_DB`);
+    } finally {
+        db?.close();
+    }
     await require('./seed-demo.js').seed(dbFile);
     return `created and seeded ${name}`;
 }
