@@ -3,7 +3,8 @@
  * JSON:API at /api/rest, on SQLite (dev.db), or on PostgreSQL with DEMO_DATABASE_URL. The per-request user
  * comes from the DEMO-ONLY header `x-user-id`; a real application takes it from its session or token.
  *
- * Environment: PORT (default 3000; 0 picks a free one), DEMO_DB (the SQLite file), DEMO_DATABASE_URL
+ * Environment: PORT (default 3000; 0 picks a free one), HOST (default 127.0.0.1: the demo trusts a header for
+ * who the user is, so it answers this machine only unless told otherwise), DEMO_DB (the SQLite file), DEMO_DATABASE_URL
  * (PostgreSQL), DEMO_PUBLIC_URL (the base URL clients reach, for JSON:API links behind a load balancer).
  * SIGTERM/SIGINT stop it gracefully (./lifecycle.ts).
  */
@@ -56,7 +57,9 @@ const db = openDatabase();
 const app = express();
 const getPrisma = (req: express.Request) => db.enhanced(demoUser(req));
 
-const server = app.listen(requestedPort, () => {
+// anyone who reaches the demo can claim any user (x-user-id): loopback only, unless HOST says otherwise
+const host = process.env.HOST || '127.0.0.1';
+const server = app.listen(requestedPort, host, () => {
     const { port } = server.address() as AddressInfo;
     const base = (process.env.DEMO_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
     // the demo turns on the RPC limits (off by default for drop-in compatibility)

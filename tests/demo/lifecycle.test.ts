@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../support/generate';
 import { setupDemoDb, startDemo, type RunningDemo } from './support';
@@ -59,9 +60,9 @@ function received(socket: net.Socket): Promise<string> {
     return new Promise((resolve) => socket.once('close', () => resolve(text)));
 }
 
-function listening(port: string): Promise<boolean> {
+function listening(port: string, host = '127.0.0.1'): Promise<boolean> {
     return new Promise((resolve) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => (socket.destroy(), resolve(true)));
+        const socket = net.connect(Number(port), host, () => (socket.destroy(), resolve(true)));
         socket.once('error', () => resolve(false));
     });
 }
@@ -152,4 +153,29 @@ it('says in one line that the data directory does not exist', async () => {
     expect(setup.status).toBe(1);
     expect(setup.output).toContain(`the directory ${path.dirname(path.relative(PROJECT_ROOT, missing))} does not exist`);
     expect(setup.output).not.toMatch(/\n\s+at /);
+});
+
+it('answers this machine only unless HOST says otherwise (anyone reaching it can claim a user with x-user-id)', async () => {
+    const external = Object.values(os.networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    if (!external) {
+        // eslint-disable-next-line no-console
+        console.warn('skipped: this machine has no non-loopback IPv4 address to try');
+        return;
+    }
+    const local = await startDemo(env);
+    const port = new URL(local.url).port;
+    try {
+        expect(await listening(port)).toBe(true);
+        expect(await listening(port, external)).toBe(false);
+    } finally {
+        expect(await local.stop()).toBe(0);
+    }
+    const open = await startDemo({ ...env, HOST: '0.0.0.0' });
+    try {
+        expect(await listening(new URL(open.url).port, external)).toBe(true);
+    } finally {
+        expect(await open.stop()).toBe(0);
+    }
 });
