@@ -64,4 +64,23 @@ export function stopOnSignals(server: Server, closeDatabase: () => Promise<void>
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // a signal that reached the shell and the server alike (Ctrl-C) has started the stop already: keep its grace
+    stopWhenOrphaned(() => stopping || stop('SIGTERM'));
+}
+
+/**
+ * Under `npm start` the server runs below a shell that npm started. npm forwards a SIGTERM or SIGINT it receives
+ * to that shell, and a shell like dash dies of it without passing it on, which would leave the server running with
+ * no parent, still holding its port and its database. So under npm, the server stops as for a SIGTERM when its
+ * parent is gone (its parent process id changes). Started otherwise (`node`, `nohup`), it keeps running.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+    if (!process.env.npm_lifecycle_event) return;
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+        if (process.ppid === parent) return;
+        clearInterval(watch);
+        stop();
+    }, 500);
+    watch.unref();
 }
