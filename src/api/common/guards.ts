@@ -76,3 +76,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     const ctor = (proto as { constructor: unknown }).constructor;
     return typeof ctor === 'function' && ctor.name === 'Object' && (ctor as { prototype?: unknown }).prototype === proto;
 }
+
+/** A value that may be one item or a list of them, as a list (`undefined`: none). */
+export function many(value: unknown): unknown[] {
+    return Array.isArray(value) ? value : value === undefined ? [] : [value];
+}

@@ -1,5 +1,5 @@
 import { each } from './filter-guard';
-import { hasOwn, isObject } from './guards';
+import { hasOwn, isObject, many } from './guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from './model-registry';
 
 /**
@@ -95,11 +95,6 @@ function exists(rel: RelationField): Record<string, unknown>[] {
     return [{ [rel.name]: { isNot: null } }];
 }
 
-function list(value: unknown): unknown[] {
-    if (value === undefined) return [];
-    return Array.isArray(value) ? value : [value];
-}
-
 /**
  * The rows of `where` whose records on `chain` are readable up to the last relation, and whose record there
  * exists but is hidden (a superset of them where a condition had to be dropped); undefined when `where` already
@@ -117,7 +112,7 @@ export function hiddenRowsWhere(registry: ModelRegistry, where: unknown, chain: 
         if (positive) return undefined;
         // at the top of the filter: no readable record; under AND: one exists
         out[rel.name] = { isNot: {} };
-        out.AND = [...list(base.AND), ...exists(rel)];
+        out.AND = [...many(base.AND), ...exists(rel)];
         return out;
     }
     const inner = hiddenRowsWhere(registry, positive, rest);
@@ -144,7 +139,7 @@ export async function findHiddenOrder(
     for (const order of orders) {
         const probe = hiddenRowsWhere(registry, where, order.chain);
         if (!probe) continue;
-        if (extra.length > 0) probe.AND = [...list(probe.AND), ...extra];
+        if (extra.length > 0) probe.AND = [...many(probe.AND), ...extra];
         const delegate = (db as Record<string, { findFirst: FindFirst }>)[model.key];
         if (await delegate.findFirst({ where: probe, select: idSelect(model) })) return order;
     }

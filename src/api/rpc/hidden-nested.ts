@@ -1,7 +1,7 @@
 import { hasOwn, isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
-import { delegateOf, many, walkWrites } from './write-walk';
+import { delegateOf, many, matchingNothing, walkWrites } from './write-walk';
 
 /**
  * ZenStack looks up the record of a nested to-many `update`, `delete`, `upsert` or `disconnect` without its
@@ -86,6 +86,6 @@ export async function hideNestedTargets(client: unknown, registry: ModelRegistry
             continue; // a filter the client refuses: the write answers for it as it would
         }
         const and = hasOwn(item, 'AND') ? many(item.AND) : [];
-        item.AND = [...and, visible ?? { [target.idFields[0].name]: { in: [] } }];
+        item.AND = [...and, visible ?? matchingNothing(target)];
     }
 }

@@ -2,7 +2,7 @@ import { isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { asFilter, follow, selectAlong } from './relation-set';
-import { delegateOf, toOneData, walkUpdates, type Step } from './write-walk';
+import { delegateOf, matchingNothing, toOneData, walkUpdates, type Step } from './write-walk';
 
 /**
  * ZenStack looks up the partner of a nested to-one `update`, `delete`, `disconnect` or `upsert` without its
@@ -49,7 +49,7 @@ export function hasToOneTargets(registry: ModelRegistry, model: ModelDef, op: st
 
 /** Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. */
 function matchNothing(target: ModelDef, ops: Data): void {
-    const nothing = { [target.idFields[0].name]: { in: [] } };
+    const nothing = matchingNothing(target);
     const narrowed = (where: unknown): Data => ({ AND: isObject(where) ? [where, nothing] : [nothing] });
     if (ops.update !== undefined) {
         const data = toOneData(target, ops.update);

@@ -1,6 +1,9 @@
-import { isObject } from '../common/guards';
+import { isObject, many } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import type { Args } from './input';
+
+// the relation guards take `many` from here, beside the walk
+export { many };
 
 /** The walk through the write data of RPC arguments that the relation guards share (relation `set`, one-to-one links). */
 
@@ -32,9 +35,9 @@ export interface RelationWrite {
     place: Place;
 }
 
-/** A nested write's payload as a list: one item, several, or none. */
-export function many(value: unknown): unknown[] {
-    return Array.isArray(value) ? value : value === undefined ? [] : [value];
+/** The condition that matches no record of `target` (its first id field in an empty list). */
+export function matchingNothing(target: ModelDef): Record<string, unknown> {
+    return { [target.idFields[0].name]: { in: [] } };
 }
 
 /** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
