@@ -71,6 +71,30 @@ describe('orders that look at no hidden record stay', () => {
         expect((await rpc('/user/update', { where: { id: 1 }, data: { name: 'ann' }, include: { posts: { orderBy: { topic: { name: 'asc' } } } } }, READER, 'PUT')).status).toBe(200);
     });
 
+    it('in a nested read, over the related rows of the parents read only', async () => {
+        // bea's only post has a readable blog; ann's post 2 (hidden blog) is no row of this read
+        const bea = await rpc('/user/findUnique', { where: { id: 2 }, select: { posts: { orderBy: { blog: { name: 'asc' } }, select: { id: true } } } });
+        expect(bea.status).toBe(200);
+        expect(bea.body.data).toEqual({ posts: [{ id: 3 }] });
+        const many = await rpc('/user/findMany', { where: { name: { in: ['bea'] } }, include: { posts: { orderBy: { blog: { name: 'asc' } } } } });
+        expect(many.status).toBe(200);
+        // two levels down: blog 3's posts' authors' posts (bea's), and through a to-one parent
+        const deep = { where: { id: 3 }, include: { posts: { include: { author: { include: { posts: { orderBy: { blog: { name: 'asc' } } } } } } } } };
+        expect((await rpc('/blog/findMany', deep)).status).toBe(200);
+        // blog 1's post is ann's, who has a post with the hidden blog: refused, whatever the hidden name
+        const refused: Res[] = [];
+        for (const low of [true, false]) {
+            await setSecrets(s, low);
+            refused.push(await rpc('/blog/findMany', { ...deep, where: { id: 1 } }));
+        }
+        expect(refused[0].status).toBe(400);
+        expect(refused[0].text).toEqual(refused[1].text);
+        // a parent the user cannot read has no rows to sort: null, as for a missing one
+        expect((await rpc('/user/findUnique', { where: { id: 3 }, include: { posts: { orderBy: { author: { profile: { gender: 'asc' } } } } } })).body).toEqual({ data: null });
+        // the relation back to the parent, ordered through, is the parent itself (readable)
+        expect((await rpc('/user/findUnique', { where: { id: 1 }, include: { posts: { orderBy: { author: { name: 'asc' } } } } })).status).toBe(200);
+    });
+
     it('for a user who may read every record it looks at', async () => {
         expect(ids(await rpc('/post/findMany', { orderBy: [{ blog: { name: 'asc' } }, { id: 'asc' }] }, ADMIN))).toEqual([4, 5, 1, 3, 2]);
         expect(ids(await rpc('/post/findMany', { orderBy: [{ author: { profile: { gender: 'desc' } } }, { id: 'asc' }] }, ADMIN))).toEqual([3, 4, 1, 2, 5]);

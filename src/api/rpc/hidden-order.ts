@@ -1,8 +1,9 @@
 import { BadRequestError } from '../common/errors';
-import { isObject } from '../common/guards';
+import { hasOwn, isObject } from '../common/guards';
 import { findHiddenOrder, ordersThroughHidden, type HiddenOrder } from '../common/hidden-order';
-import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import type { Args } from './input';
+import { asFilter } from './relation-set';
 
 /**
  * Orders through to-one relations to records the user may not read (`common/hidden-order.ts`), in an RPC call:
@@ -18,17 +19,36 @@ export interface OrderSite {
 
 const READS = new Set(['findMany', 'findFirst', 'findUnique', 'count', 'aggregate', 'groupBy']);
 
-function collect(registry: ModelRegistry, model: ModelDef, args: Record<string, unknown>, sites: OrderSite[]): void {
+/**
+ * The rows of `model` a nested read through `rel` (of the parent rows `parent` filters) can return, as a filter:
+ * its own `where` with the relation's other side kept to those parents, at the top of the filter, where ZenStack
+ * applies the parent's read rule (only readable parents have nested rows). Its own `where` alone (every row of
+ * the model it matches, a superset) when that key is taken or the relation has no other side.
+ */
+function nestedRows(model: ModelDef, rel: RelationField, where: unknown, parent: Record<string, unknown>): unknown {
+    const back = rel.backLink ? model.relations.get(rel.backLink) : undefined;
+    if (where !== undefined && !isObject(where)) return where;
+    if (!back || (where && hasOwn(where, back.name))) return where;
+    return { ...where, [back.name]: back.isArray ? { some: parent } : { is: parent } };
+}
+
+/** A read's filter as the filter of its rows inside a relation filter (a unique one's compound keys spread). */
+function asParent(model: ModelDef, where: unknown): Record<string, unknown> {
+    return isObject(where) ? asFilter(model, where) : {};
+}
+
+function collect(registry: ModelRegistry, model: ModelDef, args: Record<string, unknown>, where: unknown, sites: OrderSite[]): void {
     if (args.orderBy !== undefined) {
         const orders = ordersThroughHidden(registry, model, args.orderBy);
-        if (orders.length > 0) sites.push({ model, where: args.where, orders });
+        if (orders.length > 0) sites.push({ model, where, orders });
     }
     for (const shape of [args.include, args.select]) {
         if (!isObject(shape)) continue;
         for (const [key, value] of Object.entries(shape)) {
             const rel = model.relations.get(key);
             const target = rel && registry.models.get(rel.targetKey);
-            if (target && isObject(value)) collect(registry, target, value, sites);
+            if (!rel || !target || !isObject(value)) continue;
+            collect(registry, target, value, nestedRows(target, rel, value.where, asParent(model, where)), sites);
         }
     }
 }
@@ -40,7 +60,7 @@ function collect(registry: ModelRegistry, model: ModelDef, args: Record<string, 
  */
 export function findOrderSites(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): OrderSite[] {
     const sites: OrderSite[] = [];
-    collect(registry, model, args, sites);
+    collect(registry, model, args, args.where, sites);
     if (sites.length > 0 && !READS.has(opName)) {
         const [order] = sites[0].orders;
         throw new BadRequestError(
@@ -52,7 +72,9 @@ export function findOrderSites(registry: ModelRegistry, model: ModelDef, opName:
 
 /**
  * Refuses (400) an order that would sort the rows a read filters by a record the user may not read. A nested read
- * is checked over every row of its model its own filter matches, whatever its parent: a superset of its rows.
+ * is checked over the rows of its model its own filter matches whose parent is one the read's filters reach
+ * (readable, matching the parent's `where`, at every level up): a superset of its rows, since `take`, `skip`
+ * and cursors are left out.
  * Costs a query per relation hop to a model not everyone may read all of, only when the call has such an order.
  */
 export async function refuseHiddenOrders(client: unknown, registry: ModelRegistry, sites: readonly OrderSite[]): Promise<void> {
