@@ -50,6 +50,11 @@ const reads: Probe[] = [
     ['email in a nested read', 'GET', '/user/findMany', (v) => ({ select: { id: true, posts: { where: { author: { email: v } } } } }), ...EMAIL],
     ['email under OR in a nested read', 'GET', '/user/findMany', (v) => ({ select: { id: true, posts: { where: { OR: [{ author: { email: v } }] } } } }), ...EMAIL],
     ['email under OR in a relation count', 'GET', '/user/findMany', (v) => ({ select: { id: true, _count: { select: { posts: { where: { OR: [{ author: { email: v } }] } } } } } }), ...EMAIL],
+    ['email under AND of a to-one relation filter', 'GET', '/post/findMany', (v) => ({ where: { author: { AND: [{ email: v }] } } }), ...EMAIL],
+    ['email under AND inside some', 'GET', '/user/findMany', (v) => ({ where: { posts: { some: { AND: [{ author: { email: v } }, { published: true }] } } } }), ...EMAIL],
+    ['email under AND in a nested read', 'GET', '/user/findMany', (v) => ({ select: { id: true, posts: { where: { AND: [{ author: { email: v } }] } } } }), ...EMAIL],
+    ['email under AND in a relation count', 'GET', '/user/findMany', (v) => ({ select: { id: true, _count: { select: { posts: { where: { AND: { author: { email: v } } } } } } } }), ...EMAIL],
+    ['a draft title under NOT in a nested to-one filter', 'GET', '/post/count', (v) => ({ where: { author: { NOT: { posts: { some: { title: v } } } } } }), ...DRAFT],
     ['email in a relation count', 'GET', '/user/findMany', (v) => ({ select: { id: true, _count: { select: { posts: { where: { author: { email: v } } } } } } }), ...EMAIL],
 ];
 
@@ -74,6 +79,21 @@ describe('filters that stay', () => {
         expect([count.status, count.body.data]).toEqual([200, 0]);
         const unique = await rpc('GET', '/user/findUnique', { where: { id: 2, AND: [{ email: 'bob@x' }] }, select: { id: true } });
         expect([unique.status, unique.body.data]).toEqual([200, { id: 2 }]);
+    });
+
+    it('so are they in relation filters, nested reads and relation counts', async () => {
+        const to = await rpc('GET', '/post/findMany', { where: { author: { AND: [{ email: 'bob@x' }, { AND: { name: 'bob' } }] } }, select: { id: true } });
+        expect([to.status, to.body.data]).toEqual([200, [{ id: 3 }]]);
+        const some = await rpc('GET', '/user/findMany', { where: { posts: { some: { AND: [{ author: { email: 'bob@x' } }, { published: true }] } } }, select: { id: true } });
+        expect([some.status, some.body.data]).toEqual([200, [{ id: 2 }]]);
+        const mine = { where: { AND: [{ author: { email: 'bob@x' } }] } };
+        const nested = await rpc('GET', '/user/findUnique', { where: { id: 2 }, select: { posts: { ...mine, select: { id: true } }, _count: { select: { posts: mine } } } });
+        expect([nested.status, nested.body.data]).toEqual([200, { posts: [{ id: 3 }], _count: { posts: 1 } }]);
+        // through the include of a write's result too, and a negated to-many filter inside a to-one one
+        const write = await rpc('PATCH', '/user/update', { where: { id: 2 }, data: { name: 'bob' }, select: { posts: { ...mine, select: { id: true } } } });
+        expect([write.status, write.body.data]).toEqual([200, { posts: [{ id: 3 }] }]);
+        const negated = await rpc('GET', '/post/findMany', { where: { author: { NOT: { posts: { some: { title: 'bob public' } } } } }, select: { id: true } });
+        expect([negated.status, negated.body.data]).toEqual([200, [{ id: 1 }]]);
     });
 
     it('a negated to-many relation filter becomes its opposite, where the policy guards it', async () => {

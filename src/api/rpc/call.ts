@@ -5,11 +5,10 @@ import { transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
-import { hoistConjunctions, hoistNegations } from '../common/filter-guard';
 import { guardProtectedFields } from './field-guard';
 import { keepHiddenRowsOut } from './read-overrides';
 import { guardFalsyConditions } from './falsy-conditions';
-import { SINGLE_RECORD_WRITES } from './write-filters';
+import { hoistGuardedFilters } from './hoist-filters';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
@@ -86,7 +85,7 @@ export function prepareCall(
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
-    const prepared = guardFalsyConditions(registry, model, op.name, hoistWhere(model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
+    const prepared = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
     guardProtectedFields(registry, model, op.name, prepared);
     const orderSites = findOrderSites(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
@@ -103,17 +102,6 @@ export function prepareCall(
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const sent = keepHiddenRowsOut(registry, model, op.name, prepared);
     return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites };
-}
-
-/**
- * A filter's `AND` members, and its negated to-many relation filters, moved to its top level
- * (`common/filter-guard.ts`), where ZenStack guards them. Not for the `where` of a single-record write, which
- * ZenStack guards nowhere.
- */
-function hoistWhere(model: ModelDef, opName: string, args: Args): Args {
-    if (SINGLE_RECORD_WRITES.has(opName) || !isObject(args.where)) return args;
-    const where = hoistNegations(hoistConjunctions(args.where), (key) => model.relations.get(key)?.isArray === true);
-    return where === args.where ? args : { ...args, where };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
