@@ -56,6 +56,25 @@ function unguardedRelation(w: Walk, rel: RelationField, next: Walk | undefined, 
 }
 
 /**
+ * A to-one relation filter from the side holding the foreign key that names only the fields the key references
+ * (`blog: null`, `blog: { id: 2 }`, `blog: { is: { id: { in: [1, 2] } } }`, `blog: { isNot: null }`): it matches as
+ * the same condition on the row's own key (`blogId`) does, a value the user reads on the row, whatever the related
+ * record's read rule. So it is allowed where ZenStack guards nothing (under AND/OR/NOT, a write's filter), as
+ * `blogId` is; `OR: [{ owner: { id: me } }, { public: true }]` is a common form of it.
+ */
+function heldByForeignKey(model: ModelDef, rel: RelationField, value: unknown): boolean {
+    const mapping = rel.foreignKeyMapping;
+    if (rel.isArray || !rel.isOwner || !mapping || rel.readProtected) return false;
+    if (Object.values(mapping).some((fk) => model.scalars.get(fk)?.readProtected !== false)) return false;
+    const onKey = (filter: unknown) => filter === null || (isObject(filter) && Object.keys(filter).every((k) => hasOwn(mapping, k)));
+    if (value === null) return true;
+    if (!isObject(value)) return false;
+    const ops = Object.keys(value).filter((k) => k === 'is' || k === 'isNot');
+    if (ops.length === 0) return onKey(value) && !Object.keys(value).some((k) => RELATION_FILTERS.has(k));
+    return ops.length === Object.keys(value).length && ops.every((k) => onKey(value[k]));
+}
+
+/**
  * Refuses the filters the access policy does not guard (see above), at any depth of AND/OR/NOT and relation
  * filters. `skip`: keys of `where` not to check (a unique field that names the record of a write).
  */
@@ -74,6 +93,8 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
         const field = w.model.fields.get(key);
         if (!field) continue;
         if ('targetKey' in field) {
+            // a condition on the key the row holds reads nothing of the related record
+            if (!guarded && heldByForeignKey(w.model, field, value)) continue;
             const next = target(w, field);
             if (!guarded) unguardedRelation(w, field, next, mode);
             if (!next || !isObject(value)) continue;
