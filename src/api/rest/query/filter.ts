@@ -187,6 +187,11 @@ function fragment(model: RestModel, param: FilterParam, index: number, ctx: Filt
     return scalarCondition(field, param, ctx);
 }
 
+/** `filter[relationship]=id[,id]`: a condition on the related ids alone. */
+function byRelationshipIds(model: RestModel, f: FilterParam): boolean {
+    return f.selectors.length === 1 && (f.op === undefined || f.op === 'in') && model.relationships.has(f.selectors[0]);
+}
+
 /** All filter parameters of a request for `model` → one `where` (undefined when there is none). */
 export function buildFilter(model: RestModel, filters: readonly FilterParam[], ctx: FilterContext): Where | undefined {
     if (filters.length === 0) return undefined;
@@ -199,7 +204,10 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
             throw invalid(f, `the filter goes through ${f.selectors.length - 1} relationships; the limit is ${ctx.maxDepth} (maxIncludeDepth)`);
         }
     }
-    const parts = filters.map((f) => fragment(model, f, 0, ctx));
+    // a relationship's own ids after the filters through its fields: of two on one relationship, the one left under
+    // AND is then the condition on the key a resource holds, which needs no guard (common/filter-guard.ts)
+    const ordered = [...filters.filter((f) => !byRelationshipIds(model, f)), ...filters.filter((f) => byRelationshipIds(model, f))];
+    const parts = ordered.map((f) => fragment(model, f, 0, ctx));
     const where = parts.length === 1 ? parts[0] : hoistConjunctions({ AND: parts });
     guardFilter(model, where, ctx);
     return where;
