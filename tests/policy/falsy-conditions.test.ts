@@ -67,6 +67,8 @@ describe('RPC', () => {
         ['through is', '/post/findMany', { where: { author: { is: { phone: null } } } }, [2]],
         ['through some', '/user/findMany', { where: { posts: { some: { author: { salary: 0 } } } } }, []],
         ['in a negated relation filter, moved to the top', '/user/findMany', { where: { NOT: { posts: { none: { author: { vip: false } } } } } }, [2]],
+        ['under AND in a to-one relation filter, moved up', '/post/findMany', { where: { author: { AND: [{ vip: false }] } } }, [2]],
+        ['under AND inside some, moved up', '/user/findMany', { where: { posts: { some: { AND: { author: { salary: 0 } } } } } }, []],
     ])('a falsy condition on a protected field (%s) matches only rows whose field Bob may read', async (_name, path, args, expected) => {
         const res = await rpc('GET', path, { ...args, select: { id: true } });
         expect(res.status).toBe(200);
@@ -88,6 +90,11 @@ describe('RPC', () => {
             select: { id: true, author: { select: { posts: { where: { author: { vip: false } }, select: { id: true } }, _count: { select: { posts: { where: { author: { salary: 0 } } } } } } } },
         });
         expect(nested.body.data).toEqual([{ id: 3, author: { posts: [], _count: { posts: 0 } } }]);
+        const underAnd = await rpc('GET', '/post/findMany', {
+            where: { id: 3 },
+            select: { id: true, author: { select: { posts: { where: { AND: [{ author: { vip: false } }] }, select: { id: true } }, _count: { select: { posts: { where: { AND: { author: { salary: 0 } } } } } } } } },
+        });
+        expect(underAnd.body.data).toEqual([{ id: 3, author: { posts: [], _count: { posts: 0 } } }]);
     });
 
     it('Bob still finds himself by his own values', async () => {
