@@ -59,11 +59,26 @@ describe('filters that stay', () => {
         expect([res.status, res.body.data.map((r: { id: unknown }) => r.id)]).toEqual([200, [2]]);
     });
 
+    it('two filters through one to-one relationship, or two operators on one field, are one guarded condition', async () => {
+        const author = await get('/post', { 'filter[author][email]': 'bob@x', 'filter[author][name]': 'bob' });
+        expect([author.status, author.body.data.map((r: { id: unknown }) => r.id)]).toEqual([200, [3]]);
+        // Alice's email read through her public post: not Bob's to read, so no post matches, as for a wrong guess
+        const hidden = await get('/post', { 'filter[author][email]': 'alice@x', 'filter[author][name]': 'alice' });
+        expect([hidden.status, hidden.body.data]).toEqual([200, []]);
+        const own = await get('/user', { 'filter[email$startsWith]': 'b', 'filter[email$contains]': '@' });
+        expect([own.status, own.body.data.map((r: { id: unknown }) => r.id)]).toEqual([200, [2]]);
+        const others = await get('/user', { 'filter[email$startsWith]': 'a', 'filter[email$contains]': '@' });
+        expect([others.status, others.body.data]).toEqual([200, []]);
+    });
+
     it('what the policy would not guard is a 400 naming the filter', async () => {
         const res = await get('/user', { 'filter[email$startsWith]': 'b,c' });
         expect(res.status).toBe(400);
         expect(res.body.errors[0]).toMatchObject({ code: 'invalid-filter', source: { parameter: 'filter' } });
         expect(res.body.errors[0].detail).toMatch(/field "email" of User cannot be used for filtering under AND, OR or NOT/);
+        // the same operator twice (two `in` lists) cannot be one condition
+        const twice = await get('/user', { 'filter[email]': 'bob@x,b@y', 'filter[email$in]': 'bob@x,c@y' });
+        expect([twice.status, twice.body.errors[0].code]).toEqual([400, 'invalid-filter']);
         const through = await get('/user', { 'filter[posts][title]': 'bob public', 'filter[posts][views$gt]': '0' });
         expect(through.status).toBe(400);
         expect(through.body.errors[0].detail).toMatch(/filtering through "posts" of User under AND, OR or NOT is not supported/);

@@ -71,7 +71,9 @@ describe('query parameters → Prisma arguments', () => {
         [{ 'filter[title$icontains]': 'A' }, { title: { contains: 'A' } }],
         // filters on different fields are ANDed at the top, where the access policy guards each of them
         [{ 'filter[title]': 'a', 'filter[viewCount$gt]': '3' }, { title: { equals: 'a' }, viewCount: { gt: 3 } }],
-        [{ 'filter[title$startsWith]': 'a', 'filter[title$endsWith]': 'b' }, { title: { startsWith: 'a' }, AND: [{ title: { endsWith: 'b' } }] }],
+        [{ 'filter[title$startsWith]': 'a', 'filter[title$endsWith]': 'b' }, { title: { startsWith: 'a', endsWith: 'b' } }],
+        [{ 'filter[author][name]': 'a', 'filter[author][email]': 'b' }, { author: { is: { name: { equals: 'a' }, email: { equals: 'b' } } } }],
+        [{ 'filter[title]': 'a,b', 'filter[title$in]': 'c,d' }, { title: { in: ['a', 'b'] }, AND: [{ title: { in: ['c', 'd'] } }] }],
     ])('%j → %j', (query, expected) => {
         expect(where(query)).toEqual(expected);
     });

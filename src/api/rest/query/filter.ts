@@ -7,6 +7,7 @@ import type { RestModel, RestRelationship } from '../schema';
 import { isFilterable, parseBooleanFlag, parseFilterValue, type EnumLookup } from './filter-values';
 import { equality, findOperator, OPERATOR_NAMES, readsText, type OperatorDef, type Where } from './operators';
 import { jsonCondition, jsonListCondition } from './json-filter';
+import { mergeFilters } from './filter-merge';
 import type { FilterParam } from './params';
 
 /**
@@ -187,11 +188,6 @@ function fragment(model: RestModel, param: FilterParam, index: number, ctx: Filt
     return scalarCondition(field, param, ctx);
 }
 
-/** `filter[relationship]=id[,id]`: a condition on the related ids alone. */
-function byRelationshipIds(model: RestModel, f: FilterParam): boolean {
-    return f.selectors.length === 1 && (f.op === undefined || f.op === 'in') && model.relationships.has(f.selectors[0]);
-}
-
 /** All filter parameters of a request for `model` → one `where` (undefined when there is none). */
 export function buildFilter(model: RestModel, filters: readonly FilterParam[], ctx: FilterContext): Where | undefined {
     if (filters.length === 0) return undefined;
@@ -204,10 +200,7 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
             throw invalid(f, `the filter goes through ${f.selectors.length - 1} relationships; the limit is ${ctx.maxDepth} (maxIncludeDepth)`);
         }
     }
-    // a relationship's own ids after the filters through its fields: of two on one relationship, the one left under
-    // AND is then the condition on the key a resource holds, which needs no guard (common/filter-guard.ts)
-    const ordered = [...filters.filter((f) => !byRelationshipIds(model, f)), ...filters.filter((f) => byRelationshipIds(model, f))];
-    const parts = ordered.map((f) => fragment(model, f, 0, ctx));
+    const parts = mergeFilters(model, filters.map((f) => fragment(model, f, 0, ctx)));
     const where = parts.length === 1 ? parts[0] : hoistConjunctions({ AND: parts });
     guardFilter(model, where, ctx);
     return where;
@@ -216,8 +209,10 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
 /**
  * The access policy guards a condition at the top of the filter and along relationship paths, not under
  * the AND, OR and NOT that combine filters (`common/filter-guard.ts`): the parameters are ANDed at the top
- * where their fields differ, and what is left under a combination (two filters on one field, several
- * values of an operator on a field with a read rule, a relationship to records with read rules) is a 400.
+ * where their fields differ, merged where they name the same to-one relationship or different operators of
+ * one field (`filter-merge.ts`), and what is left under a combination (a repeated operator on a field with a
+ * read rule, several values of an operator on such a field, two paths through one to-many relationship to
+ * records with read rules) is a 400.
  */
 function guardFilter(model: RestModel, where: Where, ctx: FilterContext): void {
     try {
