@@ -1,6 +1,7 @@
 import { hasOwn, isObject } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
+import { findNamedRecords } from './named-records';
 import { delegateOf, many, matchingNothing, walkWrites } from './write-walk';
 
 /**
@@ -72,20 +73,28 @@ export function nestedTargets(registry: ModelRegistry, model: ModelDef, op: stri
  * Gives each nested unique filter of `args` (a copy the caller owns) whose record the user cannot read a
  * condition that matches nothing, and pins each one the user can read to the record found (its id), so that
  * the write names the record that was checked. `client` is the user's client: the write's transaction, or for
- * links alone the client itself. A link checked outside a transaction still answers as some serial order of
- * the requests would: a record hidden or shown after the check is linked or refused as just before that
- * change, one deleted after it is missing to the write itself, and one whose unique key moved to another
- * record after it matches nothing (the pinned id), as if the key had moved first.
+ * links alone the client itself. The records are looked up together, one read per target model and unique
+ * constraint (`named-records.ts`), by the unique key each filter names its record by; other conditions a
+ * filter holds are left to the write, which checks them as before (`write-filters.ts` lets through only
+ * conditions the access policy would not hide). A link checked outside a transaction still answers as some
+ * serial order of the requests would: a record hidden or shown after the check is linked or refused as just
+ * before that change, one deleted after it is missing to the write itself, and one whose unique key moved to
+ * another record after it matches nothing (the pinned id), as if the key had moved first.
  */
 export async function hideNestedTargets(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<void> {
-    for (const { target, item } of targets(registry, model, op, args)) {
-        let visible: Data | null;
-        try {
-            visible = (await delegateOf(client, target).findUnique({ where: item, select: idSelect(target) })) as Data | null;
-        } catch {
-            continue; // a filter the client refuses: the write answers for it as it would
-        }
+    const found = targets(registry, model, op, args);
+    if (found.length === 0) return;
+    // one read per target model and unique constraint for all of them (named-records.ts)
+    const visible = await findNamedRecords(client, found, lookUpAlone, false);
+    found.forEach(({ target, item }, i) => {
+        // undefined: a filter the client refuses: the write answers for it as it would
+        if (visible[i] === undefined) return;
         const and = hasOwn(item, 'AND') ? many(item.AND) : [];
-        item.AND = [...and, visible ?? matchingNothing(target)];
-    }
+        item.AND = [...and, visible[i] ?? matchingNothing(target)];
+    });
+}
+
+/** A nested unique filter looked up on its own, as the write would look it up (with the read rule). */
+function lookUpAlone(client: unknown, target: ModelDef, item: Data): Promise<Data | null> {
+    return delegateOf(client, target).findUnique({ where: item, select: idSelect(target) }) as Promise<Data | null>;
 }

@@ -4,6 +4,7 @@ import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type Rel
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
 import { delegateOf, many, walkUpdates, type Step } from './write-walk';
+import { findNamedRecords, type NamedFilter } from './named-records';
 
 /**
  * ZenStack 2.x runs a to-many `set` in a nested update without checking the update rule of the
@@ -148,17 +149,35 @@ export function uniqueWhere(model: ModelDef, record: Data): Data {
     return { [constraint?.name ?? names.join('_')]: values };
 }
 
-/** The ids of the records a `set` names (by id or by another unique key); unreadable ones stay undefined. */
-async function wantedKeys(client: unknown, target: ModelDef, wanted: unknown[]): Promise<Array<string | undefined>> {
-    return Promise.all(
-        wanted.map(async (item) => {
+/**
+ * The id keys of the records the `set`s name (by id, or by another unique key: looked up, all sites together,
+ * one read per target model and unique constraint, `named-records.ts`), as `keysOf` lists them; unreadable ones
+ * stay undefined.
+ */
+async function wantedKeys(client: unknown, sites: readonly SetSite[], wanted: readonly unknown[][]): Promise<Array<Array<string | undefined>>> {
+    const lookups: NamedFilter[] = [];
+    const keys = sites.map((site, s) =>
+        wanted[s].map((item) => {
             if (!isObject(item)) return undefined;
-            const direct = idKey(target, item);
-            if (direct !== undefined && Object.keys(item).length === target.idFields.length) return direct;
-            const found = await delegateOf(client, target).findFirst({ where: asFilter(target, item), select: idSelect(target) });
-            return isObject(found) ? idKey(target, found) : undefined;
+            const direct = idKey(site.target, item);
+            if (direct !== undefined && Object.keys(item).length === site.target.idFields.length) return direct;
+            lookups.push({ target: site.target, item });
+            return lookups.length - 1;
         }),
     );
+    const found = await findNamedRecords(client, lookups, lookUpAlone, true);
+    return keys.map((list, s) =>
+        list.map((k) => {
+            if (typeof k !== 'number') return k;
+            const record = found[k];
+            return isObject(record) ? idKey(sites[s].target, record) : undefined;
+        }),
+    );
+}
+
+/** A member of a `set` with conditions beside its unique key, looked up on its own (with them). */
+function lookUpAlone(client: unknown, target: ModelDef, item: Data): Promise<Data | null> {
+    return delegateOf(client, target).findFirst({ where: asFilter(target, item), select: idSelect(target) }) as Promise<Data | null>;
 }
 
 function append(holder: Data, key: 'connect' | 'disconnect', items: unknown[]): void {
@@ -178,8 +197,9 @@ export async function rewriteSets(client: unknown, registry: ModelRegistry, mode
 }
 
 async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, sites: SetSite[]): Promise<void> {
-    for (const site of sites) {
-        const wanted = many(site.holder.set);
+    const wanted = sites.map((site) => many(site.holder.set));
+    const wantedKeysOf = await wantedKeys(client, sites, wanted);
+    for (const [s, site] of sites.entries()) {
         delete site.holder.set;
         const record = isObject(where)
             ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, site.relation, site.target) })
@@ -187,7 +207,7 @@ async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: 
         const parent = follow(record, site.path);
         // the record is not there or not visible: nothing to detach (the write itself decides what happens)
         const current = parent ? many(parent[site.relation.name]).filter(isObject) : [];
-        const keys = await wantedKeys(client, site.target, wanted);
+        const keys = wantedKeysOf[s];
         const wantedSet = new Set(keys.filter((k): k is string => k !== undefined));
         const currentSet = new Set<string>();
         const disconnect: Data[] = [];
@@ -200,7 +220,7 @@ async function rewriteSetSites(client: unknown, registry: ModelRegistry, model: 
         append(
             site.holder,
             'connect',
-            wanted.filter((_item, i) => keys[i] === undefined || !currentSet.has(keys[i]!)),
+            wanted[s].filter((_item, i) => keys[i] === undefined || !currentSet.has(keys[i]!)),
         );
     }
 }

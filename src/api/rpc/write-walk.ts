@@ -107,6 +107,7 @@ export function walkUpdates(registry: ModelRegistry, model: ModelDef, op: string
 type Delegate = {
     findUnique(args: Data): Promise<unknown>;
     findFirst(args: Data): Promise<unknown>;
+    findMany(args: Data): Promise<unknown>;
     create(args: Data): Promise<unknown>;
     update(args: Data): Promise<unknown>;
 };

@@ -1,0 +1,40 @@
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { withOverrides } from '../../src/driver/overrides';
+import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
+import type { TestSchema } from './schema';
+
+/**
+ * A second client of a SQLite test database whose driver adapter counts the statements that reach it
+ * (queries and executes, inside transactions too): what a request costs the database, counted honestly.
+ */
+
+type Method = (...args: unknown[]) => unknown;
+type Queryable = Record<string, Method>;
+
+export interface CountingClient {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    client: any;
+    /** Statements since the last `reset`. */
+    count: () => number;
+    reset: () => void;
+}
+
+export function countingClient(s: TestSchema): CountingClient {
+    if (s.provider !== 'sqlite') throw new Error('countingClient: SQLite test databases only');
+    let statements = 0;
+    const counted = (q: Queryable): Queryable => {
+        const run = (name: string) => (...args: unknown[]) => {
+            statements++;
+            return q[name](...args);
+        };
+        return withOverrides(q, { queryRaw: run('queryRaw'), executeRaw: run('executeRaw') });
+    };
+    const factory = new PrismaBetterSQLite3({ url: s.databaseUrl });
+    const connect = async () => {
+        const adapter = (await factory.connect()) as unknown as Queryable;
+        const startTransaction = async (...args: unknown[]) => counted((await adapter.startTransaction(...args)) as Queryable);
+        return withOverrides(counted(adapter), { startTransaction });
+    };
+    const client = s.createClient(withTransactionCleanup(withOverrides(factory, { connect })));
+    return { client, count: () => statements, reset: () => (statements = 0) };
+}
