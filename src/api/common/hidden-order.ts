@@ -30,6 +30,22 @@ export interface HiddenOrder {
 }
 
 /**
+ * The most relation hops to check (`findHiddenOrder` reads once for each) in one call. Through a cycle of to-one
+ * relations (a user's profile, its user, …) an order can name as many as its nesting allows, each check's filter
+ * as deep as its hop: an order through more is refused before anything is read.
+ */
+export const MAX_HIDDEN_ORDER_CHECKS = 16;
+
+/** Why orders needing `count` checks are refused, or undefined when they are within the bound. */
+export function tooManyOrderChecks(count: number): string | undefined {
+    if (count <= MAX_HIDDEN_ORDER_CHECKS) return undefined;
+    return (
+        `ordering through at most ${MAX_HIDDEN_ORDER_CHECKS} relations to models with read rules is supported in one request ` +
+        `(each is checked for records the user may not read); this one orders through ${count}`
+    );
+}
+
+/**
  * The relation hops of an `orderBy` of `model` that lead to a model not everyone may read all of, each once.
  * A hop to a model readable by all needs no check, nor a last hop ordered by the field its foreign key points at
  * (`{ blog: { id: 'asc' } }` orders as `blogId` does, which the user reads on the row).

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject } from '../common/guards';
-import { findHiddenOrder, ordersThroughHidden, type HiddenOrder } from '../common/hidden-order';
+import { findHiddenOrder, ordersThroughHidden, tooManyOrderChecks, type HiddenOrder } from '../common/hidden-order';
 import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { asFilter } from './relation-set';
@@ -56,11 +56,13 @@ function collect(registry: ModelRegistry, model: ModelDef, args: Record<string, 
 /**
  * The reads of a call whose order has to be checked when it runs. A write that returns such a nested read is
  * refused here: it may itself link rows to hidden records (a post created with a secret blog's id) that a check
- * made before it could not see.
+ * made before it could not see. So is a call whose orders need more than MAX_HIDDEN_ORDER_CHECKS checks.
  */
 export function findOrderSites(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): OrderSite[] {
     const sites: OrderSite[] = [];
     collect(registry, model, args, args.where, sites);
+    const tooMany = tooManyOrderChecks(sites.reduce((n, site) => n + site.orders.length, 0));
+    if (tooMany) throw new BadRequestError(tooMany);
     if (sites.length > 0 && !READS.has(opName)) {
         const [order] = sites[0].orders;
         throw new BadRequestError(

@@ -1,4 +1,4 @@
-import { findHiddenOrder, ordersThroughHidden } from '../../../common/hidden-order';
+import { findHiddenOrder, ordersThroughHidden, tooManyOrderChecks } from '../../../common/hidden-order';
 import { RestError } from '../../errors';
 import { idFieldValues } from '../../payload/document';
 import type { RestRequest } from '../../request';
@@ -21,6 +21,8 @@ export async function refuseHiddenSort(db: unknown, req: RestRequest, model: Res
     const registry = req.schema.registry;
     const orders = ordersThroughHidden(registry, model.def, orderBy);
     if (orders.length === 0) return;
+    const tooMany = tooManyOrderChecks(orders.length);
+    if (tooMany) throw new RestError('invalid-sort', `sort: ${tooMany}`, { source: { parameter: 'sort' } });
     const order = await findHiddenOrder(db, registry, model.def, where, orders, related ? relatedTo(related) : []);
     if (order) {
         throw new RestError('invalid-sort', `sort "${order.path}": it would order ${model.type} resources by ${order.target.name} records the user may not read`, {
