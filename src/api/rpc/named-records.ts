@@ -10,9 +10,11 @@ import { delegateOf } from './write-walk';
  * Filters are grouped by target model and by the unique constraint that names the record (`{ id }`, `{ email }`,
  * `{ a_b: { a, b } }`), and each group is looked up with one read of the user's client (`in` on a single field,
  * an `OR` of compound keys), in chunks of `CHUNK` keys: a `connect` of 10,000 posts costs 10 reads, not 10,000.
- * The records read are matched back to the filters by the values of that constraint, as the database compares
- * them. A value the user cannot read (a field-level read rule) comes back without it and matches nothing: as for
- * the single read it replaces, where ZenStack guards such a condition, that record is not seen.
+ * The records read are matched back to the filters by the values of that constraint, compared exactly. A value the
+ * user cannot read (a field-level read rule) comes back without it and matches nothing: as for the single read it
+ * replaces, where ZenStack guards such a condition, that record is not seen. Where the database compares otherwise
+ * (a case-insensitive collation, `@db.Citext`, MySQL's trailing spaces), the read returns a record whose value no
+ * filter gave exactly; the filters of that group left unmatched are then looked up alone, as the database compares.
  *
  * A filter that names its record in a way matched here cannot be (a unique field of another kind, a value of the
  * wrong type, no unique constraint at all) is looked up alone, as before; at most `MAX_SINGLE_LOOKUPS` of them per
@@ -94,15 +96,20 @@ function identifierOf(target: ModelDef, item: Data, exact: boolean): Identifier 
     return Object.keys(item).length === keys.length ? id : undefined;
 }
 
-/** The ids of the records one group's keys name that the user can see, by key. */
-async function readGroup(client: unknown, target: ModelDef, ids: Identifier[]): Promise<Map<string, Data>> {
+/**
+ * The ids of the records one group's keys name that the user can see, by key; `inexact` when a record read has
+ * values no key gave exactly (the database compares them otherwise).
+ */
+async function readGroup(client: unknown, target: ModelDef, ids: Identifier[]): Promise<{ found: Map<string, Data>; inexact: boolean }> {
     const fields = ids[0].fields;
     const select: Record<string, true> = { ...idSelect(target) };
     for (const f of fields) select[f.name] = true;
     const found = new Map<string, Data>();
+    let inexact = false;
     const distinct = [...new Map(ids.map((i) => [i.key, i])).values()];
     for (let start = 0; start < distinct.length; start += CHUNK) {
         const chunk = distinct.slice(start, start + CHUNK);
+        const asked = new Set(chunk.map((i) => i.key));
         const where = fields.length === 1 ? { [fields[0].name]: { in: chunk.map((i) => i.values[fields[0].name]) } } : { OR: chunk.map((i) => i.values) };
         let rows: unknown;
         try {
@@ -115,10 +122,21 @@ async function readGroup(client: unknown, target: ModelDef, ids: Identifier[]): 
             if (keys.some((k) => k === undefined)) continue; // a value the user may not read
             const ids: Data = {};
             for (const f of target.idFields) ids[f.name] = row[f.name];
-            found.set(JSON.stringify(keys), ids);
+            const key = JSON.stringify(keys);
+            if (!asked.has(key)) inexact = true;
+            found.set(key, ids);
         }
     }
-    return found;
+    return { found, inexact };
+}
+
+function refuseTooManyAlone(count: number): void {
+    if (count > MAX_SINGLE_LOOKUPS) {
+        throw new BadRequestError(
+            `invalid arguments: at most ${MAX_SINGLE_LOOKUPS} records of nested writes may be named otherwise than by a unique field ` +
+                `of type String, Int, BigInt, Boolean, DateTime or an enum, given alone and as the database stores it (the id is best); split the request`,
+        );
+    }
 }
 
 export interface NamedFilter {
@@ -151,18 +169,18 @@ export async function findNamedRecords(client: unknown, filters: readonly NamedF
         byConstraint.set(id.group, list);
         list.push({ index, id });
     });
-    if (alone.length > MAX_SINGLE_LOOKUPS) {
-        throw new BadRequestError(
-            `invalid arguments: at most ${MAX_SINGLE_LOOKUPS} records of nested writes may be named otherwise than by a unique field ` +
-                `of type String, Int, BigInt, Boolean, DateTime or an enum, given alone (the id is best); split the request`,
-        );
-    }
+    refuseTooManyAlone(alone.length);
     for (const [target, byConstraint] of groups) {
         for (const list of byConstraint.values()) {
-            const found = await readGroup(client, target, list.map((l) => l.id));
-            for (const { index, id } of list) out[index] = found.get(id.key) ?? null;
+            const { found, inexact } = await readGroup(client, target, list.map((l) => l.id));
+            for (const { index, id } of list) {
+                const record = found.get(id.key);
+                if (record === undefined && inexact) alone.push(index);
+                else out[index] = record ?? null;
+            }
         }
     }
+    refuseTooManyAlone(alone.length);
     for (const index of alone) {
         const { target, item } = filters[index];
         try {
