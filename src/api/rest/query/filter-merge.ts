@@ -56,9 +56,10 @@ function soleKey(part: Where): string | undefined {
     return keys.length === 1 ? keys[0] : undefined;
 }
 
-/** Merges a group of conditions on `name` (undefined when they cannot be merged); undefined when `value` never merges. */
+/** The merged condition of a group of parts on one name, or undefined when they cannot be merged. */
 type Merger = (group: readonly Where[]) => unknown;
 
+/** How parts on `name` merge, judged from one of them (`value`, its condition); undefined when such a part never merges. */
 function mergerFor(model: RestModel, name: string, value: unknown): Merger | undefined {
     const rel = model.relationships.get(name);
     if (rel) {
