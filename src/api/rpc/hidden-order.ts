@@ -23,12 +23,14 @@ const READS = new Set(['findMany', 'findFirst', 'findUnique', 'count', 'aggregat
  * The rows of `model` a nested read through `rel` (of the parent rows `parent` filters) can return, as a filter:
  * its own `where` with the relation's other side kept to those parents, at the top of the filter, where ZenStack
  * applies the parent's read rule (only readable parents have nested rows). Its own `where` alone (every row of
- * the model it matches, a superset) when that key is taken or the relation has no other side.
+ * the model it matches, a superset) when that key is taken, the relation has no other side, or that side has a
+ * field-level read rule: ZenStack then matches only rows where the user may read it, while the nested read
+ * returns the others too (a subset would let an order by a hidden record through).
  */
 function nestedRows(model: ModelDef, rel: RelationField, where: unknown, parent: Record<string, unknown>): unknown {
     const back = rel.backLink ? model.relations.get(rel.backLink) : undefined;
     if (where !== undefined && !isObject(where)) return where;
-    if (!back || (where && hasOwn(where, back.name))) return where;
+    if (!back || back.readProtected || (where && hasOwn(where, back.name))) return where;
     return { ...where, [back.name]: back.isArray ? { some: parent } : { is: parent } };
 }
 
