@@ -75,8 +75,40 @@ function heldByForeignKey(model: ModelDef, rel: RelationField, value: unknown): 
 }
 
 /**
+ * A filter `heldByForeignKey` lets through, as the same conditions on the key the row holds, moved under the
+ * `AND` of `where` (in place). Prisma answers `blog: { id: 2 }` with a join, so on a row whose key names no record
+ * (a dangling key: `relationMode = "prisma"` keeps no foreign key constraint, and `blogId` is written as it is)
+ * it told whether a blog 2 exists, even one the user may not read. On the key alone it does not; where the
+ * constraint holds, the two are the same condition.
+ */
+function onForeignKey(model: ModelDef, where: Record<string, unknown>, rel: RelationField, value: unknown): void {
+    const mapping = rel.foreignKeyMapping!;
+    // the key names a record: every part of it is set (Prisma takes no `not: null` on a required field)
+    const present = Object.values(mapping)
+        .filter((fk) => model.scalars.get(fk)?.isOptional)
+        .map((fk) => ({ [fk]: { not: null } }));
+    const absent = present.length > 0 ? { NOT: { AND: present } } : { OR: [] };
+    const matching = (filter: unknown): Record<string, unknown> => {
+        if (filter === null) return absent;
+        const onKey = Object.entries(filter as Record<string, unknown>).map(([k, v]) => ({ [mapping[k]]: v }));
+        return { AND: [...onKey, ...present] };
+    };
+    const parts: unknown[] = [];
+    if (!isObject(value)) parts.push(absent);
+    else if (!hasOwn(value, 'is') && !hasOwn(value, 'isNot')) parts.push(matching(value));
+    else {
+        if (hasOwn(value, 'is')) parts.push(matching(value.is));
+        if (hasOwn(value, 'isNot')) parts.push({ NOT: matching(value.isNot) });
+    }
+    const and = where.AND === undefined ? [] : Array.isArray(where.AND) ? where.AND : [where.AND];
+    delete where[rel.name];
+    where.AND = [...and, ...parts];
+}
+
+/**
  * Refuses the filters the access policy does not guard (see above), at any depth of AND/OR/NOT and relation
- * filters. `skip`: keys of `where` not to check (a unique field that names the record of a write).
+ * filters. `skip`: keys of `where` not to check (a unique field that names the record of a write). A to-one
+ * relation filter on only the key the row holds is let through there, rewritten onto the key (`onForeignKey`).
  */
 export function checkWhere(w: Walk, where: unknown, mode: FilterMode = 'read', skip?: ReadonlySet<string>): void {
     walk(w, where, mode, mode === 'read', skip);
@@ -94,7 +126,10 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
         if (!field) continue;
         if ('targetKey' in field) {
             // a condition on the key the row holds reads nothing of the related record
-            if (!guarded && heldByForeignKey(w.model, field, value)) continue;
+            if (!guarded && heldByForeignKey(w.model, field, value)) {
+                onForeignKey(w.model, where, field, value);
+                continue;
+            }
             const next = target(w, field);
             if (!guarded) unguardedRelation(w, field, next, mode);
             if (!next || !isObject(value)) continue;
