@@ -1,5 +1,5 @@
 import { hasOwn, isObject } from '../common/guards';
-import { idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { findNamedRecords } from './named-records';
 import { delegateOf, many, matchingNothing, walkWrites } from './write-walk';
@@ -41,13 +41,24 @@ function byReferencedKey(relation: RelationField, item: Data): boolean {
     return Object.keys(item).length === referenced.length && referenced.every((f) => hasOwn(item, f) && !isObject(item[f]));
 }
 
+/** Whether a unique filter names its record by a field with a field-level read rule (`{ email }`, `{ org_email: { org, email } }`). */
+function namesByProtectedField(target: ModelDef, item: Data): boolean {
+    const isProtected = (name: string) => target.scalars.get(name)?.readProtected === true;
+    return Object.keys(item).some((key) => {
+        if (isProtected(key)) return true;
+        const compound = target.fields.has(key) ? undefined : uniqueConstraint(target, key);
+        return compound !== undefined && compound.fields.some(isProtected);
+    });
+}
+
 function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Target[] {
     const found: Target[] = [];
     walkWrites(registry, model, op, args, (write) => {
-        // every record of a model everyone may read is visible: nothing to look up
-        if (write.target.readableByAll || write.target.idFields.length === 0) return;
+        if (write.target.idFields.length === 0) return;
         const push = (item: unknown, link: boolean) => {
-            if (isObject(item)) found.push({ target: write.target, item, link });
+            // every record of a model everyone may read is visible: nothing to look up, unless the filter names it by
+            // a value the user may not read, which must not find it (a right guess would answer otherwise than a wrong one)
+            if (isObject(item) && (!write.target.readableByAll || namesByProtectedField(write.target, item))) found.push({ target: write.target, item, link });
         };
         for (const item of many(write.ops.connect)) if (!isObject(item) || !byReferencedKey(write.relation, item)) push(item, true);
         for (const item of many(write.ops.connectOrCreate)) if (isObject(item)) push(item.where, true);
