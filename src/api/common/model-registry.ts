@@ -158,6 +158,24 @@ export function uniqueConstraint(model: ModelDef, name: string): { name: string;
     return Object.prototype.hasOwnProperty.call(model.uniqueConstraints, name) ? model.uniqueConstraints[name] : undefined;
 }
 
+/**
+ * The unique constraints a unique `where` names (`update`, `connect`, …), in declaration order: a single field
+ * by its name, a compound one by its key (`a_b`).
+ */
+export function coveredConstraints(model: ModelDef, where: Record<string, unknown>): { key: string; fields: string[] }[] {
+    const out: { key: string; fields: string[] }[] = [];
+    for (const c of Object.values(model.uniqueConstraints)) {
+        const key = c.fields.length === 1 ? c.fields[0] : c.name;
+        if (Object.prototype.hasOwnProperty.call(where, key)) out.push({ key, fields: c.fields });
+    }
+    return out;
+}
+
+/** Whether any of `fields` has a field-level read rule. */
+export function anyReadProtected(model: ModelDef, fields: readonly string[]): boolean {
+    return fields.some((f) => model.scalars.get(f)?.readProtected === true);
+}
+
 export function isRelation(field: ScalarField | RelationField): field is RelationField {
     return 'targetKey' in field;
 }

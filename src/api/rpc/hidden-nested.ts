@@ -1,5 +1,5 @@
 import { hasOwn, isObject } from '../common/guards';
-import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { anyReadProtected, coveredConstraints, idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { findNamedRecords } from './named-records';
 import { delegateOf, many, matchingNothing, walkWrites } from './write-walk';
@@ -43,12 +43,7 @@ function byReferencedKey(relation: RelationField, item: Data): boolean {
 
 /** Whether a unique filter names its record by a field with a field-level read rule (`{ email }`, `{ org_email: { org, email } }`). */
 function namesByProtectedField(target: ModelDef, item: Data): boolean {
-    const isProtected = (name: string) => target.scalars.get(name)?.readProtected === true;
-    return Object.keys(item).some((key) => {
-        if (isProtected(key)) return true;
-        const compound = target.fields.has(key) ? undefined : uniqueConstraint(target, key);
-        return compound !== undefined && compound.fields.some(isProtected);
-    });
+    return anyReadProtected(target, Object.keys(item)) || coveredConstraints(target, item).some((c) => anyReadProtected(target, c.fields));
 }
 
 function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Target[] {

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject, isPlainObject } from '../common/guards';
-import { idSelect, type ModelDef, type ScalarField } from '../common/model-registry';
+import { coveredConstraints, idSelect, type ModelDef, type ScalarField } from '../common/model-registry';
 import { keepModelReadRule } from '../common/read-override';
 import { delegateOf } from './write-walk';
 
@@ -87,13 +87,12 @@ function isIdConstraint(target: ModelDef, fields: readonly string[]): boolean {
  * only a filter made of that constraint alone: any other condition in it would have to be checked too.
  */
 function identifierOf(target: ModelDef, item: Data, exact: boolean): Identifier | undefined {
-    const constraints = Object.values(target.uniqueConstraints).sort((a, b) => Number(isIdConstraint(target, b.fields)) - Number(isIdConstraint(target, a.fields)));
-    const covered = constraints.filter((c) => (c.fields.length === 1 ? hasOwn(item, c.fields[0]) : hasOwn(item, c.name)));
-    if (covered.length === 0) return undefined;
-    const id = identifierBy(target, covered[0], item);
-    if (!id || !exact) return id;
-    const keys = covered[0].fields.length === 1 ? covered[0].fields : [covered[0].name];
-    return Object.keys(item).length === keys.length ? id : undefined;
+    const covered = coveredConstraints(target, item);
+    const named = covered.find((c) => isIdConstraint(target, c.fields)) ?? covered[0];
+    if (!named) return undefined;
+    const id = identifierBy(target, { name: named.key, fields: named.fields }, item);
+    // the constraint is one key of the filter: its field, or its compound key
+    return id && exact && Object.keys(item).length !== 1 ? undefined : id;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { hasOwn, isObject } from '../common/guards';
-import type { ModelDef } from '../common/model-registry';
+import { anyReadProtected, coveredConstraints, type ModelDef } from '../common/model-registry';
 import { checkWhere, each, reject, target, type Walk } from '../common/filter-guard';
 import type { Args } from './input';
 
@@ -23,18 +23,6 @@ export function guardWriteFilters(w: Walk, opName: string, args: Args): void {
     checkWriteData(w, args.update);
 }
 
-/** The keys of a unique `where` that name a unique constraint: a single field, or a compound key (`a_b`). */
-function coveredConstraints(model: ModelDef, where: Record<string, unknown>): { key: string; fields: string[] }[] {
-    const out: { key: string; fields: string[] }[] = [];
-    for (const c of Object.values(model.uniqueConstraints)) {
-        const key = c.fields.length === 1 ? c.fields[0] : c.name;
-        if (hasOwn(where, key)) out.push({ key, fields: c.fields });
-    }
-    return out;
-}
-
-const isProtected = (model: ModelDef, fields: string[]) => fields.some((f) => model.scalars.get(f)?.readProtected);
-
 /**
  * A unique `where` (`update`, `connect`, …): protected fields are refused as conditions, but allowed as
  * the identifier when no unprotected unique constraint names the record (then the first covered
@@ -43,7 +31,7 @@ const isProtected = (model: ModelDef, fields: string[]) => fields.some((f) => mo
 function checkUniqueWhere(w: Walk, where: unknown): void {
     if (!isObject(where)) return;
     const covered = coveredConstraints(w.model, where);
-    const identifier = covered.some((c) => !isProtected(w.model, c.fields)) ? undefined : covered[0];
+    const identifier = covered.some((c) => !anyReadProtected(w.model, c.fields)) ? undefined : covered[0];
     for (const c of covered) {
         if (c === identifier || c.fields.length === 1) continue;
         // a compound key given next to another identifier is a condition on its fields
