@@ -84,6 +84,18 @@ describe('query parameters → Prisma arguments', () => {
         expect(thrown(() => where({ 'filter[role]': 'BOSS' }, user)).detail).toBe('invalid value "BOSS" for "role": expected one of USER, ADMIN');
     });
 
+    it('merges filters through one to-one relationship at every level, and keeps a mode to its own operators', () => {
+        const comment = schema.byTypeName.get('comment')!;
+        expect(where({ 'filter[post][author][name]': 'a', 'filter[post][author][email]': 'b', 'filter[post][title]': 'c' }, comment)).toEqual({
+            post: { is: { author: { is: { name: { equals: 'a' }, email: { equals: 'b' } } }, title: { equals: 'c' } } },
+        });
+        // the insensitive mode of $icontains would reach $startsWith too: the two stay apart
+        expect(where({ 'filter[title$icontains]': 'a', 'filter[title$startsWith]': 'b' }, post, 'postgresql')).toEqual({
+            title: { contains: 'a', mode: 'insensitive' },
+            AND: [{ title: { startsWith: 'b' } }],
+        });
+    });
+
     it('rejects what it cannot translate with the parameter named', () => {
         const err = thrown(() => where({ 'filter[author][nope]': '1' }));
         expect([err.code, err.extra.source]).toEqual(['invalid-filter', { parameter: 'filter[author][nope]' }]);
