@@ -8,10 +8,10 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 
 /**
- * Runs one write and, only when the access policy denies it or a record is missing, finds out
- * why with reads under the same policy: a target record the user cannot see is a 404 (never a
- * 403 that would reveal it exists), as is a related record named in the body (with a pointer).
- * Any other denial keeps its 403. A write that succeeded but whose result cannot be read back
+ * Runs one write and, only when the access policy denies it, a record is missing or a unique constraint
+ * is violated, finds out why with reads under the same policy: a target record the user cannot see is a
+ * 404 (never a 403 or 409 that would reveal it exists), as is a related record named in the body (with a
+ * pointer). Any other denial keeps its 403, any other unique violation its 409. A write that succeeded but whose result cannot be read back
  * (RESULT_NOT_READABLE) is reported as it is: the write is kept; unless it changed nothing, when
  * the record it names may be one the user cannot see (then a 404 too).
  */
@@ -86,7 +86,10 @@ export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, wri
         return await write();
     } catch (err) {
         const kind = classifyError(err).kind;
-        if (kind === 'policy' || kind === 'not-found' || (kind === 'not-readable' && target.noChange)) {
+        // a unique violation too: the colliding row shows that a related record the user cannot see exists
+        // (a create in another user's hidden project that reuses a task number of it), where any other
+        // failure naming that record answers the 404 of a missing one
+        if (kind === 'policy' || kind === 'not-found' || kind === 'unique' || (kind === 'not-readable' && target.noChange)) {
             let explained: RestError | undefined;
             try {
                 explained = await explainFailure(req, target);
