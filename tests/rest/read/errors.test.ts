@@ -59,7 +59,10 @@ describe('REST read errors', () => {
 
     it('names the resource in not-found details', async () => {
         expect(api.body(await api.get('/post/99')).errors[0].detail).toBe('post "99" not found');
-        expect(api.body(await api.get('/post/1/comments/99')).errors[0].detail).toBe('comment "99" not found');
+        expect(api.body(await api.get('/post/1/comments/99')).errors[0].detail).toBe('comment "99" not found in relationship "comments" of post "1"');
+        // a comment that exists but belongs to another post is answered alike
+        const other = api.body(await api.get('/post/1/comments/3'));
+        expect(other.errors[0].detail).toBe('comment "3" not found in relationship "comments" of post "1"');
     });
 
     it('unsupported verbs on read-only routes', async () => {

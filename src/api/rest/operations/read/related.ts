@@ -2,6 +2,7 @@ import type { Response } from '../../../../types';
 import { DocumentBuilder } from '../../document/builder';
 import { buildDocument } from '../../document/documents';
 import { routeUrl } from '../../document/links';
+import { RestError } from '../../errors';
 import { formatId, whereById } from '../../ids';
 import { parseCollectionQuery, parseDocumentQuery } from '../../query/read-query';
 import { projectionFor } from '../../query/select';
@@ -10,7 +11,7 @@ import type { RestModel, RestRelationship } from '../../schema';
 import { collectionLinks } from './collection-links';
 import { hiddenRelationship, readToManyPage, readToOne } from './relation-reads';
 import { renderResourceDocument, requestSelf } from './resource';
-import { ok, notFound } from './shared';
+import { ok } from './shared';
 import { loadApart } from './to-one-apart';
 
 function routed(req: RestRequest): { model: RestModel; id: string | undefined; rel: RestRelationship } {
@@ -72,7 +73,8 @@ export async function fetchRelatedById(req: RestRequest): Promise<Response> {
         record = related && formatId(target, related, req.config.idDivider) === wanted ? related : null;
     }
     if (!record) {
-        throw notFound(target, relatedId);
+        // the record may exist outside the relationship (or be hidden): the detail says only that it is not a member
+        throw new RestError('not-found', `${target.type} "${relatedId}" not found in relationship "${rel.name}" of ${model.type} "${id}"`);
     }
     return renderResourceDocument(req, target, record, query, 200, requestSelf(req, entries));
 }
