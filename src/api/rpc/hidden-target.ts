@@ -1,6 +1,6 @@
 import { classifyError, RecordNotFoundError } from '../common/errors';
-import { hasOwn } from '../common/guards';
-import { idSelect } from '../common/model-registry';
+import { hasOwn, many } from '../common/guards';
+import { idSelect, type ModelDef, type RelationField } from '../common/model-registry';
 import type { PreparedCall } from './call';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
@@ -20,11 +20,28 @@ type FindUnique = (args: unknown) => Promise<unknown>;
 
 /**
  * Whether update data writes nothing: no field, or only relations left without an operation (a relation
- * `set` that changes nothing the user sees is rewritten to `{}`).
+ * `set` that changes nothing the user sees is rewritten to `{}`), or only to-many `disconnect`s that name no
+ * record the user can see (each filter given one that matches nothing by `hidden-nested.ts`, or an empty list).
  */
 function writesNothing(call: PreparedCall, data: unknown): boolean {
     if (!isPlainObject(data)) return false;
-    return Object.entries(data).every(([key, ops]) => call.model.relations.has(key) && isPlainObject(ops) && Object.keys(ops).length === 0);
+    return Object.entries(data).every(([key, ops]) => {
+        const relation = call.model.relations.get(key);
+        return relation !== undefined && isPlainObject(ops) && Object.entries(ops).every(([action, value]) => action === 'disconnect' && unlinksNothing(call, relation, value));
+    });
+}
+
+/** A to-many `disconnect` all of whose filters match nothing (`matchingNothing` of `write-walk.ts` among their `AND`). */
+function unlinksNothing(call: PreparedCall, relation: RelationField, value: unknown): boolean {
+    const target = call.registry.find(relation.targetName);
+    if (!relation.isArray || !target || target.idFields.length === 0 || (value !== undefined && !Array.isArray(value) && !isPlainObject(value))) return false;
+    return many(value).every((item) => isPlainObject(item) && many(item.AND).some((c) => isNothing(target, c)));
+}
+
+function isNothing(target: ModelDef, condition: unknown): boolean {
+    if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return false;
+    const onId = condition[target.idFields[0].name];
+    return isPlainObject(onId) && Object.keys(onId).length === 1 && Array.isArray(onId.in) && onId.in.length === 0;
 }
 
 /** Whether the failure of `call`, sent as `args`, could reveal that a record the user cannot read exists. */

@@ -1,0 +1,57 @@
+import { RPCApiHandler } from '../../src/api/rpc';
+import { loadSchema, type TestSchema } from '../support/schema';
+import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
+
+/**
+ * An update of a record the user cannot read, whose data only unlinks records of a to-many relation that
+ * the user cannot read either (or none), writes nothing: the nested `disconnect` matches no record the user
+ * can see. It must answer as the same update of a record that does not exist (404), not 403
+ * RESULT_NOT_READABLE, which says that the write happened and so that the record exists. Dave is in no
+ * space: he can read no task; task t1 (with children t2 and t3) exists, task tzz does not.
+ */
+
+const handler = RPCApiHandler();
+let s: TestSchema;
+
+beforeAll(async () => {
+    s = await loadSchema(SAAS_SCHEMA);
+    await seedSaas(s);
+});
+
+afterAll(async () => {
+    await s.cleanup();
+});
+
+async function update(user: { id: string } | undefined, body: unknown) {
+    const res = await handler({ method: 'PATCH', path: '/task/update', query: {}, requestBody: body, prisma: s.enhance(user), modelMeta: s.modelMeta, logger: null });
+    return { status: res.status, text: JSON.stringify(res.body) };
+}
+
+const tasks = () => s.prisma.task.findMany({ orderBy: { id: 'asc' } });
+
+const DATA: [string, unknown][] = [
+    ['a child the user cannot read', { children: { disconnect: { id: 't2' } } }],
+    ['children the user cannot read, as a list', { children: { disconnect: [{ id: 't2' }, { id: 't3' }] } }],
+    ['a child that does not exist', { children: { disconnect: { id: 'tq' } } }],
+    ['an empty list', { children: { disconnect: [] } }],
+];
+
+describe.each([
+    ['Dave (signed in, in no space)', { id: 'udave' }],
+    ['an anonymous user', undefined],
+])('as %s', (_who, user) => {
+    it.each(DATA)('a disconnect of %s on a hidden task answers as on a missing one, and changes nothing', async (_name, data) => {
+        const before = await tasks();
+        const hidden = await update(user, { where: { id: 't1' }, data });
+        const missing = await update(user, { where: { id: 'tzz' }, data });
+        expect(missing.status).toBe(404);
+        expect(hidden).toEqual(missing);
+        expect(await tasks()).toEqual(before);
+    });
+});
+
+it('a disconnect the user may make on a task the user can read still runs (Alice, owner of the space)', async () => {
+    const res = await update({ id: 'ualice' }, { where: { id: 't1' }, data: { children: { disconnect: { id: 't2' } } }, select: { children: { select: { id: true } } } });
+    expect(res).toEqual({ status: 200, text: JSON.stringify({ data: { children: [{ id: 't3' }] } }) });
+    expect((await s.prisma.task.findUnique({ where: { id: 't2' } })).parentId).toBeNull();
+});
