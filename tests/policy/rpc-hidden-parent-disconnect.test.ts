@@ -4,8 +4,8 @@ import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
 
 /**
  * An update of a record the user cannot read, whose data only unlinks records of a to-many relation that
- * the user cannot read either (or none), writes nothing: the nested `disconnect` matches no record the user
- * can see. It must answer as the same update of a record that does not exist (404), not 403
+ * the user cannot read either (or none), or holds only empty lists of nested writes, writes nothing: the
+ * nested `disconnect` matches no record the user can see. It must answer as the same update of a record that does not exist (404), not 403
  * RESULT_NOT_READABLE, which says that the write happened and so that the record exists. Dave is in no
  * space: he can read no task; task t1 (with children t2 and t3) exists, task tzz does not.
  */
@@ -30,17 +30,19 @@ async function update(user: { id: string } | undefined, body: unknown) {
 const tasks = () => s.prisma.task.findMany({ orderBy: { id: 'asc' } });
 
 const DATA: [string, unknown][] = [
-    ['a child the user cannot read', { children: { disconnect: { id: 't2' } } }],
-    ['children the user cannot read, as a list', { children: { disconnect: [{ id: 't2' }, { id: 't3' }] } }],
-    ['a child that does not exist', { children: { disconnect: { id: 'tq' } } }],
-    ['an empty list', { children: { disconnect: [] } }],
+    ['a disconnect of a child the user cannot read', { children: { disconnect: { id: 't2' } } }],
+    ['a disconnect of children the user cannot read, as a list', { children: { disconnect: [{ id: 't2' }, { id: 't3' }] } }],
+    ['a disconnect of a child that does not exist', { children: { disconnect: { id: 'tq' } } }],
+    ['a disconnect of an empty list', { children: { disconnect: [] } }],
+    ['empty lists of every other nested write', { children: { update: [], delete: [], upsert: [], updateMany: [], deleteMany: [], connect: [], create: [] } }],
+    ['a createMany of no rows', { children: { createMany: { data: [] } } }],
 ];
 
 describe.each([
     ['Dave (signed in, in no space)', { id: 'udave' }],
     ['an anonymous user', undefined],
 ])('as %s', (_who, user) => {
-    it.each(DATA)('a disconnect of %s on a hidden task answers as on a missing one, and changes nothing', async (_name, data) => {
+    it.each(DATA)('%s on a hidden task answers as on a missing one, and changes nothing', async (_name, data) => {
         const before = await tasks();
         const hidden = await update(user, { where: { id: 't1' }, data });
         const missing = await update(user, { where: { id: 'tzz' }, data });

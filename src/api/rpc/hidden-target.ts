@@ -20,21 +20,30 @@ type FindUnique = (args: unknown) => Promise<unknown>;
 
 /**
  * Whether update data writes nothing: no field, or only relations left without an operation (a relation
- * `set` that changes nothing the user sees is rewritten to `{}`), or only to-many `disconnect`s that name no
- * record the user can see (each filter given one that matches nothing by `hidden-nested.ts`, or an empty list).
+ * `set` that changes nothing the user sees is rewritten to `{}`), with empty lists of operations
+ * (`update: []`, `createMany: { data: [] }`), or with to-many `disconnect`s that name no record the user
+ * can see (each filter given one that matches nothing by `hidden-nested.ts`).
  */
 function writesNothing(call: PreparedCall, data: unknown): boolean {
     if (!isPlainObject(data)) return false;
     return Object.entries(data).every(([key, ops]) => {
         const relation = call.model.relations.get(key);
-        return relation !== undefined && isPlainObject(ops) && Object.entries(ops).every(([action, value]) => action === 'disconnect' && unlinksNothing(call, relation, value));
+        return relation !== undefined && isPlainObject(ops) && Object.entries(ops).every(([action, value]) => doesNothing(call, relation, action, value));
     });
+}
+
+/** A to-many relation's operation that changes nothing (to-one ones take no lists). */
+function doesNothing(call: PreparedCall, relation: RelationField, action: string, value: unknown): boolean {
+    if (!relation.isArray) return false;
+    if (Array.isArray(value) && value.length === 0) return true;
+    if (action === 'createMany') return isPlainObject(value) && Array.isArray(value.data) && value.data.length === 0;
+    return action === 'disconnect' && unlinksNothing(call, relation, value);
 }
 
 /** A to-many `disconnect` all of whose filters match nothing (`matchingNothing` of `write-walk.ts` among their `AND`). */
 function unlinksNothing(call: PreparedCall, relation: RelationField, value: unknown): boolean {
     const target = call.registry.find(relation.targetName);
-    if (!relation.isArray || !target || target.idFields.length === 0 || (value !== undefined && !Array.isArray(value) && !isPlainObject(value))) return false;
+    if (!target || target.idFields.length === 0 || (!Array.isArray(value) && !isPlainObject(value))) return false;
     return many(value).every((item) => isPlainObject(item) && many(item.AND).some((c) => isNothing(target, c)));
 }
 
