@@ -11,10 +11,14 @@ import type { Args } from './input';
  * guessed id exists would be a yes/no question anyone could ask. An `update` with empty `data` is not
  * checked against the update rule at all, and answers 403 RESULT_NOT_READABLE for a record that
  * exists. When such a write fails and the user cannot read its record, the answer is the data layer's
- * own 404 for a missing record instead (same message, same code).
+ * own 404 for a missing record instead (same message, same code); so it is when a nested write fails (a
+ * nested record not found, a data-layer error), which only happens once the record itself was found.
  */
 
 const SINGLE_RECORD_WRITES: ReadonlySet<string> = new Set(['update', 'delete']);
+
+/** Failures that come after ZenStack found the record (a missing one answers 404 first). */
+const REVEALING_FAILURES: ReadonlySet<string> = new Set(['policy', 'not-found', 'orm', 'unique']);
 
 type FindUnique = (args: unknown) => Promise<unknown>;
 
@@ -57,7 +61,9 @@ function isNothing(target: ModelDef, condition: unknown): boolean {
 function mayRevealHiddenRecord(call: PreparedCall, args: Args, err: unknown): boolean {
     if (!SINGLE_RECORD_WRITES.has(call.op.name)) return false;
     const kind = classifyError(err).kind;
-    if (kind === 'policy') return true;
+    // a nested write's failure (a nested record not found, a data-layer error such as P2014) comes only once the
+    // record itself is found: for a missing one the answer is the 404, whatever the nested writes
+    if (REVEALING_FAILURES.has(kind)) return true;
     // nothing was written: the answer must not differ from a missing record's
     return kind === 'not-readable' && call.op.name === 'update' && writesNothing(call, args.data);
 }
