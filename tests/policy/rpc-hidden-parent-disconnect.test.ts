@@ -5,7 +5,7 @@ import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
 /**
  * An update of a record the user cannot read, whose data only unlinks records of a to-many relation that
  * the user cannot read either (or none), or holds only empty lists of nested writes, writes nothing: the
- * nested `disconnect` matches no record the user can see. It must answer as the same update of a record that does not exist (404), not 403
+ * nested `disconnect` matches no record the user can see (so does a to-one `disconnect: false` or `delete: false`). It must answer as the same update of a record that does not exist (404), not 403
  * RESULT_NOT_READABLE, which says that the write happened and so that the record exists. Dave is in no
  * space: he can read no task; task t1 (with children t2 and t3) exists, task tzz does not.
  */
@@ -56,4 +56,20 @@ it('a disconnect the user may make on a task the user can read still runs (Alice
     const res = await update({ id: 'ualice' }, { where: { id: 't1' }, data: { children: { disconnect: { id: 't2' } } }, select: { children: { select: { id: true } } } });
     expect(res).toEqual({ status: 200, text: JSON.stringify({ data: { children: [{ id: 't3' }] } }) });
     expect((await s.prisma.task.findUnique({ where: { id: 't2' } })).parentId).toBeNull();
+});
+
+it.each([
+    ['disconnect: false', { profile: { disconnect: false } }],
+    ['delete: false', { profile: { delete: false } }],
+])('a to-one %s on a user an anonymous user cannot read answers as on a missing user', async (_name, data) => {
+    const write = async (id: string) => {
+        const res = await handler({ method: 'PATCH', path: '/user/update', query: {}, requestBody: { where: { id }, data }, prisma: s.enhance(undefined), modelMeta: s.modelMeta, logger: null });
+        return { status: res.status, text: JSON.stringify(res.body) };
+    };
+    const before = await s.prisma.profile.findMany();
+    const hidden = await write('ualice');
+    const missing = await write('unone');
+    expect(missing.status).toBe(404);
+    expect(hidden).toEqual(missing);
+    expect(await s.prisma.profile.findMany()).toEqual(before);
 });

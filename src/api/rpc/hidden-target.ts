@@ -25,7 +25,7 @@ type FindUnique = (args: unknown) => Promise<unknown>;
 /**
  * Whether update data writes nothing: no field, or only relations left without an operation (a relation
  * `set` that changes nothing the user sees is rewritten to `{}`), with empty lists of operations
- * (`update: []`, `createMany: { data: [] }`), or with to-many `disconnect`s that name no record the user
+ * (`update: []`, `createMany: { data: [] }`), a to-one `disconnect: false` or `delete: false`, or with to-many `disconnect`s that name no record the user
  * can see (each filter given one that matches nothing by `hidden-nested.ts`).
  */
 function writesNothing(call: PreparedCall, data: unknown): boolean {
@@ -36,9 +36,9 @@ function writesNothing(call: PreparedCall, data: unknown): boolean {
     });
 }
 
-/** A to-many relation's operation that changes nothing (to-one ones take no lists). */
+/** A relation's operation that changes nothing (to-one: `disconnect: false`, `delete: false`). */
 function doesNothing(call: PreparedCall, relation: RelationField, action: string, value: unknown): boolean {
-    if (!relation.isArray) return false;
+    if (!relation.isArray) return (action === 'disconnect' || action === 'delete') && value === false;
     if (Array.isArray(value) && value.length === 0) return true;
     if (action === 'createMany') return isPlainObject(value) && Array.isArray(value.data) && value.data.length === 0;
     return action === 'disconnect' && unlinksNothing(call, relation, value);
