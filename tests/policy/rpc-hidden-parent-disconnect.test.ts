@@ -5,7 +5,7 @@ import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
 /**
  * An update of a record the user cannot read, whose data only unlinks records of a to-many relation that
  * the user cannot read either (or none), or holds only empty lists of nested writes, writes nothing: the
- * nested `disconnect` matches no record the user can see (so does a to-one `disconnect: false` or `delete: false`). It must answer as the same update of a record that does not exist (404), not 403
+ * nested `disconnect` matches no record the user can see (so does a to-one `disconnect: false`, `delete: false` or `update` with no data). It must answer as the same update of a record that does not exist (404), not 403
  * RESULT_NOT_READABLE, which says that the write happened and so that the record exists. Dave is in no
  * space: he can read no task; task t1 (with children t2 and t3) exists, task tzz does not.
  */
@@ -61,6 +61,8 @@ it('a disconnect the user may make on a task the user can read still runs (Alice
 it.each([
     ['disconnect: false', { profile: { disconnect: false } }],
     ['delete: false', { profile: { delete: false } }],
+    ['update with no data', { profile: { update: {} } }],
+    ['update with no data, in its { where, data } form', { profile: { update: { where: {}, data: {} } } }],
 ])('a to-one %s on a user an anonymous user cannot read answers as on a missing user', async (_name, data) => {
     const write = async (id: string) => {
         const res = await handler({ method: 'PATCH', path: '/user/update', query: {}, requestBody: { where: { id }, data }, prisma: s.enhance(undefined), modelMeta: s.modelMeta, logger: null });

@@ -4,6 +4,7 @@ import { idSelect, type ModelDef, type RelationField } from '../common/model-reg
 import type { PreparedCall } from './call';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
+import { toOneData } from './write-walk';
 
 /**
  * ZenStack checks that the record of an `update` or `delete` exists without its read rule, so a write
@@ -25,7 +26,7 @@ type FindUnique = (args: unknown) => Promise<unknown>;
 /**
  * Whether update data writes nothing: no field, or only relations left without an operation (a relation
  * `set` that changes nothing the user sees is rewritten to `{}`), with empty lists of operations
- * (`update: []`, `createMany: { data: [] }`), a to-one `disconnect: false` or `delete: false`, or with to-many `disconnect`s that name no record the user
+ * (`update: []`, `createMany: { data: [] }`), a to-one `disconnect: false`, `delete: false` or empty `update`, or with to-many `disconnect`s that name no record the user
  * can see (each filter given one that matches nothing by `hidden-nested.ts`).
  */
 function writesNothing(call: PreparedCall, data: unknown): boolean {
@@ -36,12 +37,25 @@ function writesNothing(call: PreparedCall, data: unknown): boolean {
     });
 }
 
-/** A relation's operation that changes nothing (to-one: `disconnect: false`, `delete: false`). */
+/**
+ * A relation's operation that changes nothing (to-one: `disconnect: false`, `delete: false`, an `update` with
+ * empty data of a model without `@updatedAt` fields, which the ORM would set).
+ */
 function doesNothing(call: PreparedCall, relation: RelationField, action: string, value: unknown): boolean {
-    if (!relation.isArray) return (action === 'disconnect' || action === 'delete') && value === false;
+    if (!relation.isArray) {
+        if (action === 'update') return updatesNothing(call, relation, value);
+        return (action === 'disconnect' || action === 'delete') && value === false;
+    }
     if (Array.isArray(value) && value.length === 0) return true;
     if (action === 'createMany') return isPlainObject(value) && Array.isArray(value.data) && value.data.length === 0;
     return action === 'disconnect' && unlinksNothing(call, relation, value);
+}
+
+function updatesNothing(call: PreparedCall, relation: RelationField, value: unknown): boolean {
+    const target = call.registry.find(relation.targetName);
+    if (!target || target.updatedAtFields.length > 0) return false;
+    const data = toOneData(target, value);
+    return isPlainObject(data) && Object.keys(data).length === 0;
 }
 
 /** A to-many `disconnect` all of whose filters match nothing (`matchingNothing` of `write-walk.ts` among their `AND`). */
