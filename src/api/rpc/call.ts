@@ -27,6 +27,7 @@ import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
+import { dropOmitted, liftWriteOmit } from './write-omit';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -54,6 +55,8 @@ export interface PreparedCall {
     checksLinks: boolean;
     /** Reads ordered through relations to records the user may not read all of: checked when the call runs (`hidden-order.ts`). */
     orderSites: OrderSite[];
+    /** Fields a write's `omit` leaves out, taken off the call and removed from its result (`write-omit.ts`). */
+    omitted: string[];
 }
 
 /**
@@ -100,8 +103,8 @@ export function prepareCall(
         hasToOneTargets(registry, model, op.name, prepared);
     const checksLinks = !guarded && named === 'links';
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
-    const sent = keepHiddenRowsOut(registry, model, op.name, prepared);
-    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites };
+    const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
+    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -140,6 +143,7 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     }
     // concrete fields ZenStack merges into delegate base records without their read rules
     removeHiddenFields(call.registry, call.model, result);
+    dropOmitted(result, call.omitted);
     return result;
 }
 
