@@ -29,6 +29,11 @@ export interface OperationSpec {
 const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
 const FIND_MANY = keys('where', 'orderBy', 'cursor', 'take', 'skip', 'distinct', 'select', 'include', 'omit', 'relationLoadStrategy');
 const SHAPE = ['select', 'include', 'omit'];
+/**
+ * `create`, `update` and `upsert` take Prisma's `relationLoadStrategy` too (its `relationJoins` preview feature;
+ * ZenStack 2.x reads the result back without it). Prisma 6 refuses it on `delete`.
+ */
+const RETURNED = [...SHAPE, 'relationLoadStrategy'];
 
 const READ = { methods: ['GET'], source: 'query', status: 200, requiresArgs: false } as const;
 const CREATE = { methods: ['POST'], source: 'body', status: 201, requiresArgs: true } as const;
@@ -45,11 +50,11 @@ const TABLE: readonly OperationSpec[] = [
     { name: 'aggregate', ...READ, argKeys: keys('where', 'orderBy', 'cursor', 'take', 'skip', ...AGGREGATES) },
     { name: 'groupBy', ...READ, argKeys: keys('where', 'by', 'orderBy', 'having', 'take', 'skip', ...AGGREGATES) },
     { name: 'check', ...READ, optional: true, argKeys: keys('operation', 'where') },
-    { name: 'create', ...CREATE, argKeys: keys('data', ...SHAPE) },
+    { name: 'create', ...CREATE, argKeys: keys('data', ...RETURNED) },
     { name: 'createMany', ...CREATE, argKeys: keys('data', 'skipDuplicates') },
     { name: 'createManyAndReturn', ...CREATE, optional: true, argKeys: keys('data', 'skipDuplicates', ...SHAPE) },
-    { name: 'upsert', ...CREATE, status: 200, argKeys: keys('where', 'create', 'update', ...SHAPE) },
-    { name: 'update', ...UPDATE, argKeys: keys('where', 'data', ...SHAPE) },
+    { name: 'upsert', ...CREATE, status: 200, argKeys: keys('where', 'create', 'update', ...RETURNED) },
+    { name: 'update', ...UPDATE, argKeys: keys('where', 'data', ...RETURNED) },
     { name: 'updateMany', ...UPDATE, argKeys: keys('where', 'data', 'limit') },
     { name: 'updateManyAndReturn', ...UPDATE, optional: true, argKeys: keys('where', 'data', 'limit', ...SHAPE) },
     { name: 'delete', ...DELETE, argKeys: keys('where', ...SHAPE) },
