@@ -129,12 +129,17 @@ export function follow(record: unknown, path: Step[]): Data | undefined {
     return isObject(current) ? current : undefined;
 }
 
+/**
+ * A comparable form of a record's id. A native uuid (`@db.Uuid`) is compared in lower case, as PostgreSQL compares
+ * it and answers it: a `set` listing a current member in upper case keeps it (it was detached and linked again, which
+ * needs the member's update rule: a 403 for a member the user may only read).
+ */
 function idKey(model: ModelDef, record: Data): string | undefined {
     const values: unknown[] = [];
     for (const f of model.idFields) {
         const v = record[f.name];
         if (v === undefined || v === null || isObject(v)) return undefined;
-        values.push(v);
+        values.push(f.isUuid && typeof v === 'string' ? v.toLowerCase() : v);
     }
     return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
