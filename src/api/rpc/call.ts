@@ -10,6 +10,7 @@ import { keepHiddenRowsOut } from './read-overrides';
 import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
 import { hideUnreadableTarget } from './hidden-target';
+import { checkRelationOnlyTarget } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
 import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
@@ -170,15 +171,20 @@ async function runClient(client: unknown, call: PreparedCall, inTransaction: boo
     // reads only (a write with such an order was refused): on the client the read runs on, a transaction's in one
     await refuseHiddenOrders(client, call.registry, call.orderSites);
     if (!call.guarded) {
-        if (!call.checksLinks) return clientMethod(client, call.model, call.op)(call.args);
+        if (!call.checksLinks) {
+            await checkRelationOnlyTarget(client, call.model, call.op.name, call.args);
+            return clientMethod(client, call.model, call.op)(call.args);
+        }
         // the records links name are looked up on the client: no transaction is needed (see hideNestedTargets)
         const args = copyTree(call.args) as Args;
         await hideNestedTargets(client, call.registry, call.model, call.op.name, args);
+        await checkRelationOnlyTarget(client, call.model, call.op.name, args);
         sent.args = args;
         return clientMethod(client, call.model, call.op)(args);
     }
     const run = async (tx: unknown) => {
         const c = await asCreateIfHidden(tx, call);
+        await checkRelationOnlyTarget(tx, c.model, c.op.name, c.args);
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, c.registry, c.model, c.op.name, c.args);
         await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);

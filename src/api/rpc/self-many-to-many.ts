@@ -67,7 +67,7 @@ async function checkUpdatable(client: unknown, model: ModelDef, record: Data, ch
 }
 
 /** The id-like values a unique filter names its record by, as update data that writes them back unchanged. */
-function keyValues(model: ModelDef, where: Data): Data | undefined {
+export function keyValues(model: ModelDef, where: Data): Data | undefined {
     for (const c of Object.values(model.uniqueConstraints)) {
         if (c.fields.length === 1) {
             const value = where[c.fields[0]];
