@@ -12,7 +12,8 @@ import type { Where } from './operators';
  *   conjunction does; merged again at every level of the paths;
  * - on the same field with different operators (`filter[email$startsWith]=a&filter[email$contains]=@` →
  *   `email: { startsWith, contains }`): a field's operators all hold together. Not when either carries a `mode`
- *   (it would apply to the other's operators too), nor for a plain value or a repeated operator.
+ *   (it would apply to the other's operators too), nor for a plain value or a repeated operator, nor on a scalar
+ *   list (`String[]`), whose filter takes one operator.
  * Through a to-many relationship the two stay apart: "some post titled x" and "some post with views" may be
  * different posts.
  */
@@ -72,7 +73,8 @@ function mergerFor(model: RestModel, name: string, value: unknown): Merger | und
         };
     }
     const field = model.def.scalars.get(name);
-    if (!field || field.kind === 'Json' || !operatorObject(value)) return undefined;
+    // a scalar list's filter takes exactly one operator (`tags: { has, hasSome }` is refused by Prisma)
+    if (!field || field.kind === 'Json' || field.isArray || !operatorObject(value)) return undefined;
     return (group) => {
         const merged: Record<string, unknown> = {};
         for (const part of group) {
