@@ -55,6 +55,17 @@ describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createSe
         expect((await send('GET', `${RPC_PREFIX}/post/count`)).status).toBe(200);
     });
 
+    it('a TRACE request (a method no web Request can carry) reaches the handler, which refuses the method, as with 2.x', async () => {
+        unhandled.length = 0;
+        const rpc = await harness().send({ method: 'TRACE', url: `${RPC_PREFIX}/post/findMany` });
+        expect(rpc.status).toBe(400);
+        expect(rpc.body.error.message).toMatch(/request method/);
+        const rest = await harness().send({ method: 'TRACE', url: `${REST_PREFIX}/post` });
+        expect(rest.status).toBe(400);
+        expect(rest.body.errors[0]).toMatchObject({ status: 400, code: 'invalid-verb' });
+        expect(unhandled).toEqual([]);
+    });
+
     it('getPrisma may read the body with h3 (await readBody(event)), as in 2.x; the adapter then reads the copy h3 keeps', async () => {
         const f = fixture();
         const { alice } = await seed();

@@ -9,6 +9,11 @@ import { bodyFromHead, knownBody, readFetchBody } from './body';
 export interface FetchRequestInput {
     /** The path after the mount point, percent-encoded. */
     path: string;
+    /**
+     * The request method, when it is not `request.method`: a framework may receive a method a web `Request`
+     * cannot carry (`TRACE`, `TRACK`, `CONNECT`), and then hands over a stand-in request with its method here.
+     */
+    method?: string;
     /** Called (once) to get the enhanced client for this request, before the body is read (as 2.x does). */
     getPrisma: () => unknown;
     /**
@@ -47,10 +52,11 @@ function bodyOf(adapter: ResolvedAdapter, request: Request, input: FetchRequestI
 export async function serveFetchRequest(adapter: ResolvedAdapter, request: Request, input: FetchRequestInput): Promise<Response> {
     try {
         const { search } = splitUrl(request.url);
+        const method = input.method ?? request.method;
         const body = bodyOf(adapter, request, input);
-        const wire = await serveWire(adapter, { method: request.method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma, input.rethrow);
+        const wire = await serveWire(adapter, { method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma, input.rethrow);
         // the answer to a HEAD is the GET's status and headers without its content
-        return toFetchResponse(request.method.toUpperCase() === 'HEAD' ? { ...wire, body: undefined } : wire);
+        return toFetchResponse(method.toUpperCase() === 'HEAD' ? { ...wire, body: undefined } : wire);
     } catch (err) {
         if (err instanceof FrameworkControlFlow) {
             throw err.error;

@@ -4,7 +4,7 @@ import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { restParamPath, splitUrl, withoutLeadingSlash } from '../shared/request';
+import { EMPTY_BODY, restParamPath, splitUrl, withoutLeadingSlash } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -14,6 +14,9 @@ export interface HandlerOptions extends CommonAdapterOptions {
 
 /** Catch-all parameter names: Nuxt's `[...].ts` gives `_`, `[...path].ts` gives `path`. */
 const REST_PARAMS = ['_', 'path'];
+
+/** The methods a web `Request` cannot be built with (Fetch standard, "forbidden method"). */
+const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** The name of a named catch-all in the matched route (`[...slug].ts` → `/api/model/**:slug` → `slug`). */
 function catchAllName(event: H3Event): string | undefined {
@@ -58,16 +61,20 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
         // The request's head only: its body is read after getPrisma, which may have read it with h3's `readBody(event)`
         // (h3 keeps a copy, which `toWebRequest` then streams). Building the web request before would start reading
         // the body stream under h3's feet.
+        // A web `Request` refuses the methods fetch forbids (`TRACE` …), which h3 serves: the head then stands in with
+        // `GET` and the handler sees the real method (and answers it as any method it does not serve); no body is read.
+        const forbidden = FETCH_FORBIDDEN_METHODS.has(event.method.toUpperCase());
         let head: Request;
         try {
-            head = new Request(getRequestURL(event), { method: event.method, headers: event.headers });
+            head = new Request(getRequestURL(event), { method: forbidden ? 'GET' : event.method, headers: event.headers });
         } catch {
             // h3 builds the request URL from the Host header; a malformed one (`exa mple.com`, `[::1`) cannot be
             // parsed, which HTTP answers with a 400
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, 'invalid Host header')));
         }
         const readBody = () => readFetchBody(toWebRequest(event), adapter.bodyLimit);
-        return serveFetchRequest(adapter, head, { path, readBody, getPrisma: () => options.getPrisma(event) });
+        const getPrisma = () => options.getPrisma(event);
+        return serveFetchRequest(adapter, head, forbidden ? { path, method: event.method, body: EMPTY_BODY, getPrisma } : { path, readBody, getPrisma });
     });
 }
 
