@@ -225,6 +225,23 @@ describe('next adapter: Pages Router with a catch-all named slug', () => {
     });
 });
 
+describe('next adapter: Pages Router, a query string that repeats the catch-all path', () => {
+    let f: AdapterFixture;
+    let h: Harness;
+    beforeAll(async () => {
+        f = await import('./support/fixture').then((m) => m.createFixture());
+        h = pagesRouter(f, false);
+    });
+    afterAll(() => f.schema.cleanup());
+
+    it('?path=post&path=count on /post/count still serves post/count, as with 2.x', async () => {
+        const alice = await f.schema.prisma.user.create({ data: { email: 'repeat@x.io' } });
+        await f.schema.prisma.post.create({ data: { title: 'hello', published: true, authorId: alice.id } });
+        const rpc = await h.send({ method: 'GET', url: `${RPC_PREFIX}/post/count?path=post&path=count` });
+        expect([rpc.status, rpc.body]).toEqual([200, { data: 1 }]);
+    });
+});
+
 describe('next adapter: App Router, getPrisma and Next.js control flow', () => {
     let f: AdapterFixture;
     beforeAll(async () => {

@@ -3,7 +3,7 @@ import { serveNodeRequest } from '../node/serve';
 import { requireFunction, resolveAdapter } from '../shared/options';
 import { restParamPath, splitUrl } from '../shared/request';
 import type { PagesRouteRequestHandlerOptions, RouteParams } from './options';
-import { pagesRouteParams, restParam } from './params';
+import { pagesRestParam } from './params';
 
 /**
  * A Pages Router API route for a catch-all route (`pages/api/model/[...path].ts`). Next.js parses JSON
@@ -16,7 +16,7 @@ export default function factory(options: PagesRouteRequestHandlerOptions): (req:
     return async (req, res) => {
         // The query string is parsed from the URL: `req.query` mixes it with the route parameters.
         const { pathname, search } = splitUrl(req.url ?? '/');
-        const path = restParamPath(pathname, restParam(pagesRouteParams(req.query as RouteParams, search)));
+        const path = restParamPath(pathname, pagesRestParam(req.query as RouteParams, pathname, search));
         await serveNodeRequest(adapter, req, res, { path, search, getPrisma: () => options.getPrisma(req, res) });
     };
 }

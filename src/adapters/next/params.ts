@@ -1,4 +1,4 @@
-import { parseQuery } from '../shared/request';
+import { parseQuery, safeDecodeSegment } from '../shared/request';
 import type { RouteParams } from './options';
 
 /** The rest parameter of a catch-all route: `path` by convention, else the only array-valued one. */
@@ -31,4 +31,24 @@ export function pagesRouteParams(query: RouteParams, search: string): RouteParam
         }
     }
     return params;
+}
+
+/** Whether the decoded segments of `pathname` end with `parts` (a catch-all's value, which Next.js decodes). */
+function endsWithSegments(pathname: string, parts: string[]): boolean {
+    const segments = pathname.split('/').filter((s) => s.length > 0);
+    if (parts.length === 0 || parts.length > segments.length) return false;
+    const tail = segments.slice(segments.length - parts.length);
+    return tail.every((segment, i) => safeDecodeSegment(segment) === parts[i]);
+}
+
+/**
+ * The catch-all of a Pages Router request: as `restParam(pagesRouteParams(…))`, except that a `path` the query
+ * string repeats with the route's own values (`/api/model/post/findMany?path=post&path=findMany`, where the two
+ * cannot be told apart) is still the catch-all when the URL's path ends with it.
+ */
+export function pagesRestParam(query: RouteParams, pathname: string, search: string): string | string[] | undefined {
+    const found = restParam(pagesRouteParams(query, search));
+    if (found !== undefined) return found;
+    const named = query.path;
+    return Array.isArray(named) && endsWithSegments(pathname, named) ? named : undefined;
 }

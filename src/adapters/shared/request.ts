@@ -87,7 +87,8 @@ export function stripPatternSegments(pathname: string, pattern: string): string 
     return `/${segments.slice(count).join('/')}`;
 }
 
-function safeDecode(segment: string): string {
+/** `decodeURIComponent`, or the text as it is when it is not valid percent-encoding. */
+export function safeDecodeSegment(segment: string): string {
     try {
         return decodeURIComponent(segment);
     } catch {
@@ -106,11 +107,11 @@ export function pathFromRestParam(pathname: string, rest: string | string[] | un
     if (wanted.length === 0) {
         return '/';
     }
-    const wantedDecoded = safeDecode(wanted);
+    const wantedDecoded = safeDecodeSegment(wanted);
     const segments = pathname.split('/').slice(1);
     for (let k = 1; k <= segments.length; k++) {
         const raw = segments.slice(segments.length - k).join('/');
-        const decoded = safeDecode(raw);
+        const decoded = safeDecodeSegment(raw);
         if (raw === wanted || decoded === wanted || decoded === wantedDecoded) {
             return `/${raw}`;
         }
