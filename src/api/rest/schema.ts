@@ -48,7 +48,15 @@ export interface RestModel {
     descendants: readonly RestModel[];
     /** `{endpoint}/{segment}/`: prefix of every resource link of this type. */
     linkPrefix: string;
+    /**
+     * A compound id's `idDivider` as `encodeURIComponent` writes it, and as links write it: literally when
+     * RFC 3986 allows it in a path segment (`:`), so that a link passes a `urlSegmentCharset` admitting the
+     * divider, as 2.x writes it. Absent when the two are the same.
+     */
+    dividerInLinks?: { encoded: string; literal: string };
 }
+
+const PATH_SEGMENT_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
 
 export interface RestSchema {
     modelMeta: ModelMeta;
@@ -171,6 +179,10 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             descendants,
             linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
         };
+        const encodedDivider = encodeURIComponent(config.idDivider);
+        if (idFields.length > 1 && encodedDivider !== config.idDivider && PATH_SEGMENT_CHARS.test(config.idDivider)) {
+            model.dividerInLinks = { encoded: encodedDivider, literal: config.idDivider };
+        }
         byKey.set(def.key, model);
         if (bySegment.has(segment)) {
             throw new Error(`RestApiHandler: two models map to the URL path "${segment}"`);

@@ -140,7 +140,19 @@ describe('REST reads with compound ids', () => {
         const colon = makeApi(s, { idDivider: ':' });
         const body = colon.body(await colon.get('/member/1:alice'));
         expect(body.data.id).toBe('1:alice');
-        expect(body.data.links.self).toBe(url('/member/1%3Aalice'));
+        expect(body.data.links.self).toBe(url('/member/1:alice'));
         expect(colon.body(await colon.get('/note/1')).data.relationships.member.data).toEqual({ type: 'member', id: '1:alice' });
+    });
+
+    it('writes a divider that may stand in a path segment literally, so its links pass a urlSegmentCharset admitting it', async () => {
+        // 2.x writes `/member/1:alice`; a link written `1%3Aalice` was refused (400 invalid-path) by the same handler
+        const colon = makeApi(s, { idDivider: ':', urlSegmentCharset: 'a-z0-9:' });
+        const body = colon.body(await colon.get('/member/1:alice'));
+        const links = [body.links.self, body.data.links.self, body.data.relationships.notes.links.self, body.data.relationships.notes.links.related];
+        for (const link of links) {
+            const res = await colon.get(new URL(link).pathname.slice(new URL(ENDPOINT).pathname.length));
+            expect([link, res.status]).toEqual([link, 200]);
+        }
+        expect(links[0]).toBe(url('/member/1:alice'));
     });
 });

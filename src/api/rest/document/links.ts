@@ -16,6 +16,13 @@ function encodeQueryPart(text: string): string {
     return encoded.includes('%') ? encoded.replace(KEPT_LITERAL, (m) => LITERAL[m.toUpperCase()]) : encoded;
 }
 
+/** Percent-encodes an id for a path segment of `model`'s links, its compound id's divider as `dividerInLinks` says. */
+export function encodeSegment(model: RestModel, id: string): string {
+    const encoded = encodeURIComponent(id);
+    const divider = model.dividerInLinks;
+    return divider ? encoded.split(divider.encoded).join(divider.literal) : encoded;
+}
+
 /** `k=v&k2=v2` from ordered entries. */
 export function queryString(entries: ReadonlyArray<readonly [string, string]>): string {
     let out = '';
@@ -32,7 +39,7 @@ export function withQuery(base: string, query: string): string {
 
 /** The self link of a resource (integer ids have nothing to encode). */
 export function resourceLink(model: RestModel, id: string | number): string {
-    return model.linkPrefix + (Number.isSafeInteger(id) ? id : encodeURIComponent(String(id)));
+    return model.linkPrefix + (Number.isSafeInteger(id) ? id : encodeSegment(model, String(id)));
 }
 
 /** The canonical URL of a routed request, without its query string. */
@@ -41,7 +48,7 @@ export function routeUrl(route: RouteMatch): string {
     if (route.kind === 'collection' || route.id === undefined) {
         return prefix.slice(0, -1);
     }
-    const self = prefix + encodeURIComponent(route.id);
+    const self = prefix + encodeSegment(route.model, route.id);
     const rel = route.relationship ? encodeURIComponent(route.relationship.name) : '';
     switch (route.kind) {
         case 'related':
@@ -49,7 +56,7 @@ export function routeUrl(route: RouteMatch): string {
         case 'relationship':
             return `${self}/relationships/${rel}`;
         case 'relatedById':
-            return `${self}/${rel}/${encodeURIComponent(route.relatedId ?? '')}`;
+            return `${self}/${rel}/${route.relationship ? encodeSegment(route.relationship.target, route.relatedId ?? '') : encodeURIComponent(route.relatedId ?? '')}`;
         default:
             return self;
     }

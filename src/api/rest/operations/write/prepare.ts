@@ -7,6 +7,7 @@ import type { DocumentQuery } from '../../query/types';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import { parseDocumentQuery } from '../read';
+import { encodeSegment } from '../../document/links';
 
 /** Reading and checking a resource write body, shared by create, update and upsert. */
 
@@ -41,5 +42,5 @@ export function prepare(req: RestRequest, model: RestModel, mode: WriteMode, url
 
 export function selfLink(res: Response, model: RestModel, record: Record<string, unknown>, divider: string): string {
     const self = (res.body as { data?: { links?: { self?: unknown } } } | undefined)?.data?.links?.self;
-    return typeof self === 'string' ? self : model.linkPrefix + encodeURIComponent(String(formatId(model, record, divider)));
+    return typeof self === 'string' ? self : model.linkPrefix + encodeSegment(model, String(formatId(model, record, divider)));
 }
