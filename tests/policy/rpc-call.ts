@@ -10,7 +10,7 @@ const handler = RPCApiHandler();
 
 export async function rpcAs(
     s: TestSchema,
-    user: { id: number } | undefined,
+    user: { id: number | string } | undefined,
     method: string,
     path: string,
     args: unknown,

@@ -1,6 +1,6 @@
-import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
+import { rpcAs } from './rpc-call';
 
 /**
  * An update of a record the user cannot read, whose data only unlinks records of a to-many relation that
@@ -10,7 +10,6 @@ import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
  * space: he can read no task; task t1 (with children t2 and t3) exists, task tzz does not.
  */
 
-const handler = RPCApiHandler();
 let s: TestSchema;
 
 beforeAll(async () => {
@@ -23,8 +22,8 @@ afterAll(async () => {
 });
 
 async function update(user: { id: string } | undefined, body: unknown) {
-    const res = await handler({ method: 'PATCH', path: '/task/update', query: {}, requestBody: body, prisma: s.enhance(user), modelMeta: s.modelMeta, logger: null });
-    return { status: res.status, text: JSON.stringify(res.body) };
+    const { status, text } = await rpcAs(s, user, 'PATCH', '/task/update', body);
+    return { status, text };
 }
 
 const tasks = () => s.prisma.task.findMany({ orderBy: { id: 'asc' } });
@@ -65,8 +64,8 @@ it.each([
     ['update with no data, in its { where, data } form', { profile: { update: { where: {}, data: {} } } }],
 ])('a to-one %s on a user an anonymous user cannot read answers as on a missing user', async (_name, data) => {
     const write = async (id: string) => {
-        const res = await handler({ method: 'PATCH', path: '/user/update', query: {}, requestBody: { where: { id }, data }, prisma: s.enhance(undefined), modelMeta: s.modelMeta, logger: null });
-        return { status: res.status, text: JSON.stringify(res.body) };
+        const { status, text } = await rpcAs(s, undefined, 'PATCH', '/user/update', { where: { id }, data });
+        return { status, text };
     };
     const before = await s.prisma.profile.findMany();
     const hidden = await write('ualice');

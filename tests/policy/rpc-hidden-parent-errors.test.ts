@@ -1,6 +1,6 @@
-import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
+import { rpcAs } from './rpc-call';
 
 /**
  * An update of a record the user cannot read that fails in a nested write answers exactly as the same update
@@ -10,7 +10,6 @@ import { SAAS_SCHEMA, seedSaas } from '../support/saas-schema';
  * exists. Dave is in no space: he can read no task and no project.
  */
 
-const handler = RPCApiHandler();
 let s: TestSchema;
 
 beforeAll(async () => {
@@ -23,8 +22,8 @@ afterAll(async () => {
 });
 
 async function update(user: { id: string } | undefined, path: string, body: unknown) {
-    const res = await handler({ method: 'PATCH', path, query: {}, requestBody: body, prisma: s.enhance(user), modelMeta: s.modelMeta, logger: null });
-    return { status: res.status, text: JSON.stringify(res.body) };
+    const { status, text } = await rpcAs(s, user, 'PATCH', path, body);
+    return { status, text };
 }
 
 const snapshot = async () => [await s.prisma.task.findMany({ orderBy: { id: 'asc' } }), await s.prisma.project.findMany({ orderBy: { id: 'asc' } })];

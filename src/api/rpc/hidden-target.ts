@@ -1,10 +1,9 @@
 import { classifyError, RecordNotFoundError } from '../common/errors';
-import { hasOwn, many } from '../common/guards';
-import { idSelect, type ModelDef, type RelationField } from '../common/model-registry';
+import { hasOwn, isPlainObject, many } from '../common/guards';
+import { idSelect, type RelationField } from '../common/model-registry';
 import type { PreparedCall } from './call';
-import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
-import { toOneData } from './write-walk';
+import { isMatchingNothing, toOneData } from './write-walk';
 
 /**
  * ZenStack checks that the record of an `update` or `delete` exists without its read rule, so a write
@@ -62,13 +61,7 @@ function updatesNothing(call: PreparedCall, relation: RelationField, value: unkn
 function unlinksNothing(call: PreparedCall, relation: RelationField, value: unknown): boolean {
     const target = call.registry.find(relation.targetName);
     if (!target || target.idFields.length === 0 || (!Array.isArray(value) && !isPlainObject(value))) return false;
-    return many(value).every((item) => isPlainObject(item) && many(item.AND).some((c) => isNothing(target, c)));
-}
-
-function isNothing(target: ModelDef, condition: unknown): boolean {
-    if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return false;
-    const onId = condition[target.idFields[0].name];
-    return isPlainObject(onId) && Object.keys(onId).length === 1 && Array.isArray(onId.in) && onId.in.length === 0;
+    return many(value).every((item) => isPlainObject(item) && many(item.AND).some((c) => isMatchingNothing(target, c)));
 }
 
 /** Whether the failure of `call`, sent as `args`, could reveal that a record the user cannot read exists. */

@@ -40,6 +40,13 @@ export function matchingNothing(target: ModelDef): Record<string, unknown> {
     return { [target.idFields[0].name]: { in: [] } };
 }
 
+/** Whether `condition` is the one `matchingNothing(target)` makes. */
+export function isMatchingNothing(target: ModelDef, condition: unknown): boolean {
+    if (!isObject(condition) || Object.keys(condition).length !== 1) return false;
+    const onId = condition[target.idFields[0].name];
+    return isObject(onId) && Object.keys(onId).length === 1 && Array.isArray(onId.in) && onId.in.length === 0;
+}
+
 /** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
 export function toOneData(target: ModelDef, value: unknown): unknown {
     return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
