@@ -248,12 +248,18 @@ describe('REST filters (SQLite)', () => {
             }
         });
 
-        it('checks enum values also with the schemas @zenstackhq/runtime/zod exports (models, input, objects: no enums)', async () => {
+        const runtimeZod = () => {
             const { models, input, objects } = api.s.zodSchemas as unknown as Record<string, unknown>;
-            const runtimeZod = { models, input, objects } as unknown as typeof api.s.zodSchemas;
+            return { models, input, objects } as unknown as typeof api.s.zodSchemas;
+        };
+        it.each([
+            ['with the schemas @zenstackhq/runtime/zod exports (models, input, objects: no enums)', runtimeZod],
+            ['without zod schemas, from the Prisma schema the client was generated from (was the data layer\'s 400 invalid-payload naming no parameter)', () => undefined],
+        ])('checks enum values %s', async (_, zod) => {
+            const zodSchemas = zod();
             const handle = RestApiHandler({ endpoint: 'http://localhost/api' });
             const call = (method: string, path: string, query: Query, requestBody?: unknown) =>
-                handle({ method, path, query, requestBody, prisma: api.s.enhance({ id: 1 }), modelMeta: api.s.modelMeta, zodSchemas: runtimeZod, logger: null });
+                handle({ method, path, query, requestBody, prisma: api.s.enhance({ id: 1 }), modelMeta: api.s.modelMeta, zodSchemas, logger: null });
             for (const [path, q] of [
                 ['/allTypes', { 'filter[role]': 'BOSS' }],
                 ['/user', { 'filter[role$in]': 'USER,BOSS' }],

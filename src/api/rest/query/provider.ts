@@ -1,3 +1,4 @@
+import { clientEnumValues } from '../../common/client-enums';
 import { getDefaultModelMeta, getDefaultZodSchemas } from '../../common/defaults';
 import type { ModelRegistry } from '../../common/model-registry';
 import type { RestRequest } from '../request';
@@ -66,9 +67,11 @@ function enumValuesIn(zod: object, registry: ModelRegistry, enumName: string): r
 
 /**
  * The values of an enum, from the zod schemas of the request (or the default generated ones when
- * the request also uses the default model metadata); undefined when unknown.
+ * the request also uses the default model metadata), else from the schema the Prisma client was
+ * generated from (`client-enums.ts`); undefined when unknown.
  */
 export function enumValuesFor(req: RestRequest, enumName: string): readonly string[] | undefined {
     const zod = req.zodSchemas ?? (req.schema.modelMeta === getDefaultModelMeta() ? getDefaultZodSchemas() : undefined);
-    return zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.registry, enumName) : undefined;
+    const fromZod = zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.registry, enumName) : undefined;
+    return fromZod ?? clientEnumValues(req.prisma, enumName);
 }
