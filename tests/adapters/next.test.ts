@@ -131,6 +131,21 @@ describe('next adapter: Pages Router with Next.js body parsing on', () => {
         expect(await f.schema.prisma.post.count({ where: { authorId: alice.id } })).toBe(2);
     });
 
+    it('a JSON string literal holding a JSON:API document is a string body (400), not parsed a second time', async () => {
+        const alice = await f.schema.prisma.user.create({ data: { email: 'literal@x.io' } });
+        const document = { data: { type: 'post', attributes: { title: 'twice' }, relationships: { author: { data: { type: 'user', id: String(alice.id) } } } } };
+        // the client sent a string (double-encoded JSON); Next.js's parser hands the adapter its value, the text inside
+        const res = await h.send({
+            method: 'POST',
+            url: `${REST_PREFIX}/post`,
+            headers: { 'content-type': 'application/json', [USER_HEADER]: String(alice.id) },
+            body: JSON.stringify(JSON.stringify(document)),
+        });
+        expect([res.status, res.headers['content-type']]).toEqual([400, 'application/vnd.api+json']);
+        expect(res.body.errors[0].code).toBe('invalid-payload');
+        expect(await f.schema.prisma.post.count({ where: { authorId: alice.id } })).toBe(0);
+    });
+
     it('the route parameter does not leak into the query (REST rejects unknown parameters)', async () => {
         const res = await h.send({ method: 'GET', url: `${REST_PREFIX}/post?page[limit]=1` });
         expect(res.status).toBe(200);

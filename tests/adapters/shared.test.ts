@@ -64,6 +64,9 @@ describe('adapter request translation', () => {
         expect(fromParsedBody({ a: 1 }, 1)).toEqual({ ok: true, value: { a: 1 } });
         expect(fromParsedBody('"€€€€"', 8)).toMatchObject({ ok: false, status: 413 });
         expect(fromParsedBody('"€€"', 8)).toEqual({ ok: true, value: '€€' });
+        // under a JSON content type, text is a string literal a JSON parser has parsed already: kept, never parsed again
+        expect(fromParsedBody('{"a":1}', 100, 'application/json; charset=utf-8')).toEqual({ ok: true, value: '{"a":1}' });
+        expect(fromParsedBody('{"a":1}', 100, 'text/plain')).toEqual({ ok: true, value: { a: 1 } });
     });
 });
 

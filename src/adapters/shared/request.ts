@@ -188,15 +188,14 @@ const JSON_MEDIA_TYPE = /^\s*application\/(?:ld\+)?json\s*(?:;|$)/i;
 
 /**
  * A body a framework already read: an object is taken as is, text or bytes are parsed as JSON. Under a JSON
- * `contentType`, text that is not JSON is a string literal the framework's JSON parser has parsed already
- * (Next.js turns `"hello"` into `hello`): the value itself, not a 400.
+ * `contentType`, text is a string literal the framework's JSON parser has parsed already (Next.js turns
+ * `"hello"` into `hello`, and `"{\"a\":1}"` into `{"a":1}`): the value itself, never parsed a second time.
  */
 export function fromParsedBody(body: unknown, limit: number, contentType?: string | string[]): BodyResult {
     if (typeof body === 'string') {
         const oversized = body.length * 3 > limit && ENCODER.encode(body).byteLength > limit;
         if (oversized) return tooLarge(limit);
-        const parsed = parseJsonText(body);
-        return !parsed.ok && JSON_MEDIA_TYPE.test(String(contentType ?? '')) ? { ok: true, value: body } : parsed;
+        return JSON_MEDIA_TYPE.test(String(contentType ?? '')) ? { ok: true, value: body } : parseJsonText(body);
     }
     if (body instanceof Uint8Array) {
         return body.byteLength > limit ? tooLarge(limit) : parseJsonBytes(body);

@@ -126,7 +126,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
     @Controller('__standalone')
     class StandaloneController {
         @Post()
-        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean }) {
+        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean; rest?: boolean }) {
             const httpAdapter = { getRequestUrl: () => input.url, getRequestMethod: () => input.method, getRequestHostname: () => 'localhost' };
             // `mock`: an event emitter with the request's fields, as node-mocks-http builds one (no stream to read)
             const request = input.mock
@@ -140,7 +140,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
             }).compile();
             const service = await moduleRef.resolve(ApiHandlerService);
             try {
-                return { resolved: (await service.handleRequest({ ...f.common, handler: f.rpc })) ?? null };
+                return { resolved: (await service.handleRequest({ ...f.common, handler: input.rest ? f.rest : f.rpc })) ?? null };
             } catch (err) {
                 return err instanceof HttpException ? { threw: err.getStatus(), body: err.getResponse() } : { threw: String(err) };
             } finally {
