@@ -167,6 +167,14 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect(filtered.body).toEqual({ filtered: 401, api: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
     });
 
+    it('a Nest HttpException thrown by a custom handler reaches Nest as it is (its status and body), as with 2.x', async () => {
+        const errorsBefore = ((await request(base('parsed')).get('/__raw/errors')).body as string[]).length;
+        const res = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/refused/post/findMany' });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 403, body: { message: 'not yours', error: 'Forbidden', statusCode: 403 } });
+        // an answer the app chose, not a failure: nothing logged as an error
+        expect(((await request(base('parsed')).get('/__raw/errors')).body as string[]).length).toBe(errorsBefore);
+    });
+
     it("a custom handler's string body goes back to Nest as text, typed by Nest as with 2.x (not labelled JSON)", async () => {
         const res = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/text/anything' });
         expect([res.status, res.text, headerOf(res.headers, 'content-type')]).toEqual([200, 'hello', 'text/html; charset=utf-8']);

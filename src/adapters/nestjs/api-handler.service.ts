@@ -51,6 +51,8 @@ export class ApiHandlerService {
             search,
             readBody,
             getPrisma,
+            // a Nest `HttpException` a custom handler throws (`ForbiddenException` …) is Nest's to answer, as in 2.x
+            rethrowFromHandler: (err) => err instanceof HttpException,
         });
         return this.reply(adapter, response);
     }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { describeError, log } from '../../api/common/logger';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
-import { readQuery, serveApiRequest, toWire } from '../shared/pipeline';
+import { FrameworkControlFlow, readQuery, serveApiRequest, toWire, type RethrowPredicate } from '../shared/pipeline';
 import { splitUrl, type BodyResult } from '../shared/request';
 import type { Response } from '../../types';
 import { readNodeBody, type NodeRequest } from './body';
@@ -19,15 +19,27 @@ export interface NodeRequestInput {
     getPrisma: () => unknown;
     /** Overrides how the body is obtained (e.g. Fastify hands over the buffered body). */
     readBody?: () => Promise<BodyResult>;
+    /**
+     * The errors the handler throws that are the framework's to answer (NestJS: its `HttpException`), rethrown
+     * as they are instead of being answered 500.
+     */
+    rethrowFromHandler?: RethrowPredicate;
 }
 
-/** The Node base adapter, first half: request in, handler `Response` out; never throws. */
+/**
+ * The Node base adapter, first half: request in, handler `Response` out. Never throws, except the handler's
+ * errors that `input.rethrowFromHandler` accepts, rethrown as they are.
+ */
 export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, input: NodeRequestInput): Promise<Response> {
     try {
         const search = input.search ?? splitUrl(req.url ?? '/').search;
         const body = await (input.readBody ? input.readBody() : readNodeBody(req, adapter.bodyLimit));
-        return await serveApiRequest(adapter, { method: input.method ?? req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body }, input.getPrisma);
+        const request = { method: input.method ?? req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body };
+        return await serveApiRequest(adapter, request, input.getPrisma, undefined, input.rethrowFromHandler);
     } catch (err) {
+        if (err instanceof FrameworkControlFlow) {
+            throw err.error;
+        }
         log(adapter.logger, 'error', `request failed in the adapter: ${describeError(err)}`, 'adapter-error');
         return renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);
     }

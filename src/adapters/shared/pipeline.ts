@@ -74,10 +74,17 @@ function handlerMethod(method: string): string {
 /**
  * Runs one request through the handler: rejects an overlong query and a body already known to be bad, obtains
  * the client with `getPrisma` (mapping its failures to a status), then reads the body if it has not been read.
- * Never lets an exception escape, except an error of `getPrisma` that `rethrow` accepts, thrown wrapped in a
- * `FrameworkControlFlow`. (Reading the body may throw: its caller handles that.)
+ * Never lets an exception escape, except an error of `getPrisma` that `rethrow` accepts, or of the handler that
+ * `rethrowFromHandler` accepts, thrown wrapped in a `FrameworkControlFlow`. (Reading the body may throw: its
+ * caller handles that.)
  */
-export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest, getPrisma: () => unknown, rethrow?: RethrowPredicate): Promise<Response> {
+export async function serveApiRequest(
+    adapter: ResolvedAdapter,
+    req: ApiRequest,
+    getPrisma: () => unknown,
+    rethrow?: RethrowPredicate,
+    rethrowFromHandler?: RethrowPredicate,
+): Promise<Response> {
     const { handler, logger } = adapter;
     if (req.queryTooLong) {
         return renderAdapterError(handler, 414, `query string too long (at most ${adapter.queryLimit} characters)`);
@@ -123,6 +130,9 @@ export async function serveApiRequest(adapter: ResolvedAdapter, req: ApiRequest,
         }
         return res;
     } catch (err) {
+        if (isControlFlow(rethrowFromHandler, err)) {
+            throw new FrameworkControlFlow(err);
+        }
         log(logger, 'error', `handler failed: ${describeError(err)}`, 'handler-error');
         return renderAdapterError(handler, 500, INTERNAL_ERROR_MESSAGE);
     }

@@ -12,6 +12,7 @@ import {
     Body,
     Catch,
     Controller,
+    ForbiddenException,
     Get,
     HttpException,
     Inject,
@@ -99,6 +100,12 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         @UseFilters(AppErrorFilter)
         filtered() {
             return this.api.handleRequest({ ...f.common, handler: f.rpc, baseUrl: '/custom/filtered' });
+        }
+
+        /** A custom handler refusing with Nest's own exception, as a wrapper around the API handler may. */
+        @All('refused/{*path}')
+        refused() {
+            return this.api.handleRequest({ ...f.common, baseUrl: '/custom/refused', handler: async () => { throw new ForbiddenException('not yours'); } });
         }
 
         /** A custom handler answering text: Nest sends it as it sends any string. */
