@@ -207,6 +207,13 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         const literal = await run({ mock: true, rest: true, method: 'POST', url: '/post', user: String(alice), body: JSON.stringify(document) });
         expect(literal).toMatchObject({ threw: 400, body: { errors: [{ code: 'invalid-payload' }] } });
         expect(await rawPrisma.post.count({ where: { title: 'twice' } })).toBe(0);
+
+        // a getEnhancedPrisma(model) refusing one model with Nest's exception: thrown when the handler reaches that
+        // model, it still reaches the caller (and Nest) as it is, not as a 500 of the handler (nor 2.x's 400)
+        const refused = await run({ method: 'GET', url: '/post/findMany', user: String(alice), refuseModel: 'post' });
+        expect(refused).toEqual({ threw: 403, body: { message: 'no post for you', error: 'Forbidden', statusCode: 403 } });
+        const otherModel = await run({ method: 'GET', url: '/user/count', user: String(alice), refuseModel: 'post' });
+        expect(otherModel.resolved.data).toEqual(expect.any(Number));
     });
 
     it('the exported ENHANCED_PRISMA client follows the per-request user', async () => {

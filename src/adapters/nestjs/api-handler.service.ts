@@ -8,7 +8,7 @@ import { resolveAdapter, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
 import { EMPTY_BODY, fromParsedBody, normalizePrefix, splitUrl, stripPrefix } from '../shared/request';
 import { ENHANCED_PRISMA } from './constants';
-import { resolveClient } from './enhanced-prisma';
+import { clientErrors, resolveClient } from './enhanced-prisma';
 import type { ApiHandlerOptions } from './interfaces';
 
 let defaultHandler: HandleRequestFn | undefined;
@@ -45,7 +45,8 @@ export class ApiHandlerService {
             ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit, req.headers?.['content-type']))
             : undefined;
         const getPrisma = this.resolvePrisma();
-        const response = await handleNodeRequest(adapter, nodeReq, {
+        const scope: { thrown?: unknown } = {};
+        const response = await clientErrors.run(scope, () => handleNodeRequest(adapter, nodeReq, {
             method: String(httpAdapter.getRequestMethod?.(req) ?? nodeReq.method ?? 'GET'),
             path,
             search,
@@ -53,7 +54,9 @@ export class ApiHandlerService {
             getPrisma,
             // a Nest `HttpException` a custom handler throws (`ForbiddenException` …) is Nest's to answer, as in 2.x
             rethrowFromHandler: (err) => err instanceof HttpException,
-        });
+        }));
+        // the app's getter refused a model the handler reached: its exception, not the error the handler made of it
+        if (response.status >= 400 && scope.thrown instanceof HttpException) throw scope.thrown;
         return this.reply(adapter, response);
     }
 

@@ -3,7 +3,26 @@
  * request's client on every member access, so a singleton provider still serves per-request users.
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { CLIENT_PER_MODEL } from '../../api/common/transactions';
+
+/**
+ * What `getEnhancedPrisma` threw while `ApiHandlerService` served a request (the first error, if any): a handler
+ * reaching a model the app's getter refuses (`getEnhancedPrisma(model)` throwing a Nest `HttpException`) turns it
+ * into an error response; the service then gives the app's exception to Nest instead.
+ */
+export const clientErrors = new AsyncLocalStorage<{ thrown?: unknown }>();
+
+/** Calls the app's getter, noting what it throws for the request being served. */
+function callGetter(getEnhancedPrisma: (model?: string | symbol) => unknown, prop: string): unknown {
+    try {
+        return getEnhancedPrisma(prop);
+    } catch (err) {
+        const scope = clientErrors.getStore();
+        if (scope && scope.thrown === undefined) scope.thrown = err;
+        throw err;
+    }
+}
 
 /** Members Nest and Promise machinery probe on providers; answered without calling `getEnhancedPrisma`. */
 const NOT_FORWARDED = new Set<string>([
@@ -35,7 +54,7 @@ export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | s
             if (typeof prop === 'symbol' || NOT_FORWARDED.has(prop)) {
                 return Reflect.get(t, prop);
             }
-            const client = getEnhancedPrisma(prop);
+            const client = callGetter(getEnhancedPrisma, prop);
             if (!isObjectLike(client)) {
                 throw new Error(`ZenStackModule: getEnhancedPrisma returned ${String(client)} (accessing "${prop}")`);
             }
@@ -43,7 +62,7 @@ export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | s
             return typeof value === 'function' ? value.bind(client) : value;
         },
         has(_t, prop) {
-            const client = typeof prop === 'string' ? getEnhancedPrisma(prop) : undefined;
+            const client = typeof prop === 'string' ? callGetter(getEnhancedPrisma, prop) : undefined;
             return isObjectLike(client) && prop in client;
         },
     });

@@ -126,6 +126,15 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         }
     }
 
+    /** The app's client getter; with `refuseModel`, one choosing by model that refuses that model with Nest's exception. */
+    const clientGetter = (input: { user?: string; refuseModel?: string }) =>
+        input.refuseModel === undefined
+            ? () => f.getPrisma(input.user)
+            : (model?: string | symbol) => {
+                  if (model === input.refuseModel) throw new ForbiddenException(`no ${input.refuseModel} for you`);
+                  return f.getPrisma(input.user);
+              };
+
     /**
      * `ApiHandlerService` outside an HTTP server, as apps unit-test it: `REQUEST` a plain object with the parsed
      * body, the HTTP adapter a stand-in answering the URL and method. Answers what the service resolved or threw.
@@ -133,7 +142,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
     @Controller('__standalone')
     class StandaloneController {
         @Post()
-        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean; rest?: boolean }) {
+        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean; rest?: boolean; refuseModel?: string }) {
             const httpAdapter = { getRequestUrl: () => input.url, getRequestMethod: () => input.method, getRequestHostname: () => 'localhost' };
             // `mock`: an event emitter with the request's fields, as node-mocks-http builds one (no stream to read)
             const request = input.mock
@@ -142,7 +151,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
                   ? {}
                   : { body: input.body };
             const moduleRef = await Test.createTestingModule({
-                imports: [ZenStackModule.registerAsync({ useFactory: () => ({ getEnhancedPrisma: () => f.getPrisma(input.user) }) })],
+                imports: [ZenStackModule.registerAsync({ useFactory: () => ({ getEnhancedPrisma: clientGetter(input) }) })],
                 providers: [{ provide: REQUEST, useValue: request }, { provide: HttpAdapterHost, useValue: { httpAdapter } }, ApiHandlerService],
             }).compile();
             const service = await moduleRef.resolve(ApiHandlerService);
