@@ -219,6 +219,19 @@ describe('RPC one-to-one links by a key the user may not read [sqlite]', () => {
         expect(await s.prisma.club.count()).toBe(1);
         expect(await locker(4)).toBeNull();
     });
+
+    it('a target made by the write whose key cannot be read is linked by its id (it has no partner to lose)', async () => {
+        const res = await call('PUT', '/locker/update', { where: { id: 1 }, data: { member: { connectOrCreate: { where: { id: 7 }, create: { id: 7, code: 'm7' } } } } });
+        expect(res.status).toBe(200);
+        expect((await locker(1)).memberCode).toBe('m7');
+        // named by the key the user may not read: not found, as a missing one, so made; another made beside it too
+        const made = await call('POST', '/locker/create', {
+            data: { id: 5, member: { connectOrCreate: { where: { code: 'm1' }, create: { id: 8, code: 'm8' } } }, club: { create: { id: 5, code: 'c5' } } },
+        });
+        expect(made.status).toBe(201);
+        expect(await locker(5)).toMatchObject({ memberCode: 'm8', clubCode: 'c5' });
+        expect((await locker(1)).memberCode).toBe('m7');
+    });
 });
 
 describe('RPC one-to-one links in shapes ZenStack writes its own way [sqlite]', () => {

@@ -1,8 +1,9 @@
 import { BadRequestError, classifyError, RecordNotFoundError } from '../common/errors';
 import { isObject } from '../common/guards';
-import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject } from '../common/guards';
+import { uniqueWhere } from './relation-set';
 import { delegateOf } from './write-walk';
 
 /**
@@ -51,10 +52,10 @@ async function lookUp(client: unknown, relation: RelationField, target: ModelDef
     }
 }
 
-/** Creates the nested target on its own (its create rule checked as in the nested write) and answers its referenced values. */
+/** Creates the nested target on its own (its create rule checked as in the nested write) and answers its referenced values and id. */
 async function createTarget(client: unknown, relation: RelationField, target: ModelDef, data: unknown): Promise<Data> {
     try {
-        return (await delegateOf(client, target).create({ data, select: referencedSelect(relation) })) as Data;
+        return (await delegateOf(client, target).create({ data, select: { ...idSelect(target), ...referencedSelect(relation) } })) as Data;
     } catch (err) {
         // the nested record would be written but the write could not go on without reading it back
         if (isNotReadable(err)) {
@@ -124,14 +125,44 @@ export async function writeForeignKeys(client: unknown, registry: ModelRegistry,
             `invalid arguments: "${linked[0].name}": an upsert branch that links an existing record one to one cannot also create or link records that are not there; write them separately`,
         );
     }
+    const resolved: Array<[RelationField, ModelDef, Data | null | undefined, boolean]> = [];
     for (const [relation, target, plan] of plans) {
-        const values = 'create' in plan ? await createTarget(client, relation, target, plan.create) : 'values' in plan ? plan.values : undefined;
-        if (values && Object.keys(relation.foreignKeyMapping ?? {}).some((f) => values[f] === undefined)) {
-            // made just now, but its key cannot be read: the whole write is refused (and rolled back)
-            throw new BadRequestError(`invalid arguments: the new "${relation.name}" cannot be linked by its foreign key, which the user may not read; create it in a separate write`);
-        }
+        const created = 'create' in plan;
+        resolved.push([relation, target, created ? await createTarget(client, relation, target, plan.create) : 'values' in plan ? plan.values : undefined, created]);
+    }
+    if (resolved.some(([relation, , values]) => values && lacksKey(relation, values))) {
+        linkCreatedById(site, resolved);
+        return;
+    }
+    for (const [relation, , values] of resolved) {
         delete site.data[relation.name];
         if (values === undefined) continue;
         for (const [referenced, local] of Object.entries(relation.foreignKeyMapping ?? {})) site.data[local] = values === null ? null : values[referenced];
+    }
+}
+
+function lacksKey(relation: RelationField, values: Data): boolean {
+    return Object.keys(relation.foreignKeyMapping ?? {}).some((f) => values[f] === undefined);
+}
+
+/**
+ * A record made just now whose key the user may not read cannot be linked by its foreign key; it has no
+ * partner to lose, so it is linked by a `connect` of its id instead, and the other relations stay as sent.
+ * That is refused (400, rolled back) when another relation links an existing record one to one, which a
+ * `connect` would detach from its partner unchecked, or when the new record's id cannot be read either.
+ */
+function linkCreatedById(site: ForeignKeySite, resolved: Array<[RelationField, ModelDef, Data | null | undefined, boolean]>): void {
+    for (const [relation, target, values, created] of resolved) {
+        const keyless = !!values && lacksKey(relation, values);
+        const guarded = !created && relation.oneToOne && !!values;
+        const idHidden = created && !!values && target.idFields.some((f) => values[f.name] === undefined);
+        if ((keyless && !created) || guarded || idHidden) {
+            const name = resolved.find(([r, , v, c]) => c && v && lacksKey(r, v))?.[0].name ?? relation.name;
+            throw new BadRequestError(`invalid arguments: the new "${name}" cannot be linked by its foreign key, which the user may not read; create it in a separate write`);
+        }
+    }
+    for (const [relation, target, values, created] of resolved) {
+        if (!created || !values) continue;
+        site.data[relation.name] = { connect: uniqueWhere(target, values) };
     }
 }
