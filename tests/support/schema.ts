@@ -52,6 +52,8 @@ export interface LoadOptions {
      * queues many more transactions than the pool has connections, on a machine shared with other tests).
      */
     transactionOptions?: { maxWait?: number; timeout?: number };
+    /** PostgreSQL only: extensions created in the new database before its tables (e.g. `citext` for `@db.Citext`). */
+    pgExtensions?: string[];
 }
 
 const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
@@ -116,7 +118,8 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
     } else {
         const dbName = `zsapi_test_${id}`;
         await pgAdminQuery(`CREATE DATABASE "${dbName}"`);
-        await withPgDatabase(dbName, (client) => client.query(gen.ddl));
+        const extensions = (options.pgExtensions ?? []).map((e) => `CREATE EXTENSION IF NOT EXISTS "${e}";\n`).join('');
+        await withPgDatabase(dbName, (client) => client.query(extensions + gen.ddl));
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
         prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });

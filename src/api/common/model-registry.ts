@@ -43,6 +43,8 @@ export interface ScalarField {
     omitted: boolean;
     /** A native uuid column (`@db.Uuid`): the database compares its values case-insensitively and answers them lower-case. */
     isUuid: boolean;
+    /** A case-insensitive text column (`@db.Citext`): the database compares its values case-insensitively and answers them as stored. */
+    isCitext: boolean;
     /**
      * A strongly typed JSON field (`address Address @json`, `tags Tag[] @json`): the name of its `type`.
      * Its kind is `Json` and it is never a scalar list (the column holds one JSON value, an array too);
@@ -176,6 +178,14 @@ export function anyReadProtected(model: ModelDef, fields: readonly string[]): bo
     return fields.some((f) => model.scalars.get(f)?.readProtected === true);
 }
 
+/**
+ * A value of a field in the form the database compares it: text of a `@db.Citext` or `@db.Uuid` column in lower
+ * case (PostgreSQL compares both case-insensitively: `abc` names the record stored as `ABC`), anything else as it is.
+ */
+export function comparableValue(field: Pick<ScalarField, 'isCitext' | 'isUuid'>, value: unknown): unknown {
+    return (field.isCitext || field.isUuid) && typeof value === 'string' ? value.toLowerCase() : value;
+}
+
 export function isRelation(field: ScalarField | RelationField): field is RelationField {
     return 'targetKey' in field;
 }
@@ -278,6 +288,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 omitted,
                 isUuid: hasAttribute(field, '@db.Uuid'),
+                isCitext: hasAttribute(field, '@db.Citext'),
                 typeDef: field.isTypeDef ? field.type : undefined,
                 info: field,
             };

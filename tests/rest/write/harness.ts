@@ -1,6 +1,6 @@
 import { RestApiHandler } from '../../../src/api/rest';
 import type { LoggerConfig, Response } from '../../../src/types';
-import { loadSchema, type Provider, type TestSchema } from '../../support/schema';
+import { loadSchema, type LoadOptions, type Provider, type TestSchema } from '../../support/schema';
 import { ENDPOINT } from './fixtures';
 
 /** A user as the enhanced client sees it; `undefined` = anonymous. */
@@ -33,8 +33,8 @@ export interface Api {
     cleanup(): Promise<void>;
 }
 
-export async function openApi(zmodel?: string, provider: Provider = 'sqlite'): Promise<Api> {
-    const s = await loadSchema(zmodel, { provider });
+export async function openApi(zmodel?: string, provider: Provider = 'sqlite', options: Omit<LoadOptions, 'provider'> = {}): Promise<Api> {
+    const s = await loadSchema(zmodel, { ...options, provider });
     const handle = RestApiHandler({ endpoint: ENDPOINT });
     return {
         s,

@@ -1,3 +1,4 @@
+import { comparableValue } from '../../common/model-registry';
 import { whereById } from '../ids';
 import { namesType, type RestModel, type RestRelationship } from '../schema';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
@@ -14,6 +15,14 @@ export interface ResolvedIdentifier {
 export type RelationshipLinkage = ResolvedIdentifier | null | ResolvedIdentifier[];
 
 /** A stable key of a unique `where`, to find duplicates and compare ids. */
+/**
+ * The id field values of a record (or of a `where` built by `whereById`) as one key, compared as the database
+ * compares them (`comparableValue`): two keys are equal when they name the same record.
+ */
+export function idValuesKey(model: RestModel, values: Record<string, unknown>): string {
+    return whereKey({ id: model.idFields.map((f) => comparableValue(f, values[f.name])) });
+}
+
 export function whereKey(where: Record<string, unknown>): string {
     return JSON.stringify(where, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }

@@ -1,10 +1,10 @@
-import type { ScalarField } from '../../common/model-registry';
+import { comparableValue, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
 import { formatId } from '../ids';
 import { typedJsonNullsForCreate } from '../../common/typed-json-nulls';
 import type { RestModel, RestRelationship } from '../schema';
 import { idFieldValues, optionalMember, readDocument, readPrimaryData, readResourceId } from './document';
-import { linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
+import { idValuesKey, linkageData, parseLinkage, whereKey, type RelationshipLinkage, type ResolvedIdentifier } from './identifiers';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
 import { linkageToPrisma, ownerLinkFromForeignKeys } from './relations';
 import { convertAttribute, type ValueContext } from './values';
@@ -64,7 +64,7 @@ function readIdAttribute(
     const converted = convertAttribute(field, value, pointer, context);
     const name = field.name;
     const other = given.mode === 'create' ? (hasOwn(values, name) ? values[name] : undefined) : given.current?.[name];
-    if (other !== undefined && whereKey({ v: converted }) !== whereKey({ v: other })) {
+    if (other !== undefined && whereKey({ v: comparableValue(field, converted) }) !== whereKey({ v: comparableValue(field, other) })) {
         // a body contradicting itself is malformed (400); one naming another record than the URL, a conflict (409)
         if (given.mode === 'create') throw payloadError(pointer, `"${name}" conflicts with "data.id" given in the same body`);
         throw payloadError(pointer, `"${name}" does not match the id in the URL (ids are not changed through updates)`, 'id-conflict');
@@ -190,7 +190,7 @@ export function parseResourceWrite(
     const pointers: Record<string, string> = {};
 
     const idWhere = readResourceId(data, model, divider);
-    if (idWhere && mode === 'update' && urlWhere && whereKey(idWhere) !== whereKey(urlWhere)) {
+    if (idWhere && mode === 'update' && urlWhere && idValuesKey(model, idFieldValues(model, idWhere)) !== idValuesKey(model, idFieldValues(model, urlWhere))) {
         throw payloadError('/data/id', 'the resource id does not match the id in the URL', 'id-conflict');
     }
     if (idWhere && mode === 'create') {

@@ -3,7 +3,7 @@ import { classifyError } from '../../../common/errors';
 import { RestError } from '../../errors';
 import { formatId, idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
-import { whereKey, type ResolvedIdentifier } from '../../payload/identifiers';
+import { idValuesKey, type ResolvedIdentifier } from '../../payload/identifiers';
 import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 
@@ -22,7 +22,7 @@ export function delegateOf(req: RestRequest, model: RestModel): DbOperations {
 
 /** The id field values of a record (or a `where` built by `whereById`) as one comparable key. */
 export function idKey(model: RestModel, values: Record<string, unknown>): string {
-    return whereKey({ id: model.idFields.map((f) => values[f.name]) });
+    return idValuesKey(model, values);
 }
 
 /** The 404 for the record a URL names. */

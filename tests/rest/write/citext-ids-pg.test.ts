@@ -1,0 +1,57 @@
+import { describePg, requirePg } from '../../support/postgres';
+import { docOf, firstError, openApi } from './harness';
+
+/**
+ * Case-insensitive text ids (`@db.Citext`, PostgreSQL): the database compares them case-insensitively and
+ * answers them as stored, so `abc` names the record stored as `ABC`: in the URL against `data.id`, and among
+ * the members of a relationship (a removal detaches the member, an addition or replacement keeps it as it is).
+ */
+
+const CITEXT_SCHEMA = `
+model Owner {
+  code  String @id @db.Citext
+  items Item[]
+  @@allow('all', true)
+}
+
+model Item {
+  code      String  @id @db.Citext
+  locked    Boolean @default(false)
+  owner     Owner?  @relation(fields: [ownerCode], references: [code])
+  ownerCode String? @db.Citext
+  @@allow('read,create', true)
+  @@allow('update', !locked)
+}
+`;
+
+describePg('REST resources with case-insensitive text ids (@db.Citext)', () => {
+    it('an id in another letter case names the same record: data.id against the URL, relationship members', async () => {
+        if (!(await requirePg())) return;
+        const api = await openApi(CITEXT_SCHEMA, 'postgresql', { pgExtensions: ['citext'] });
+        try {
+            await api.s.prisma.owner.create({ data: { code: 'ABC' } });
+            await api.s.prisma.item.createMany({ data: [{ code: 'IT-1', ownerCode: 'ABC' }, { code: 'IT-2', ownerCode: 'ABC', locked: true }] });
+
+            // the id the record answers, sent back to the URL in another case
+            const patched = await api.call(undefined, 'PATCH', '/owner/abc', { data: { type: 'owner', id: 'ABC' } });
+            expect([patched.status, docOf(patched).data?.id]).toEqual([200, 'ABC']);
+            const conflict = await api.call(undefined, 'PATCH', '/owner/abc', { data: { type: 'owner', id: 'XYZ' } });
+            expect([conflict.status, firstError(conflict).code]).toEqual([409, 'id-conflict']);
+
+            // removal in another case detaches the member (it was kept, answered 200)
+            const removed = await api.call(undefined, 'DELETE', '/owner/ABC/relationships/items', { data: [{ type: 'item', id: 'it-1' }] });
+            expect([removed.status, docOf(removed).data]).toEqual([200, [{ type: 'item', id: 'IT-2' }]]);
+            expect((await api.s.prisma.item.findUnique({ where: { code: 'IT-1' } })).ownerCode).toBeNull();
+
+            // adding, or keeping in a replacement, a member already there changes nothing: its update rule is not
+            // asked (the locked member was detached and linked again, a 403)
+            const added = await api.call(undefined, 'POST', '/owner/ABC/relationships/items', { data: [{ type: 'item', id: 'it-2' }] });
+            expect([added.status, docOf(added).data]).toEqual([200, [{ type: 'item', id: 'IT-2' }]]);
+            const replaced = await api.call(undefined, 'PATCH', '/owner/abc/relationships/items', { data: [{ type: 'item', id: 'it-2' }] });
+            expect([replaced.status, docOf(replaced).data]).toEqual([200, [{ type: 'item', id: 'IT-2' }]]);
+            expect((await api.s.prisma.item.findUnique({ where: { code: 'IT-2' } })).ownerCode).toBe('ABC');
+        } finally {
+            await api.cleanup();
+        }
+    });
+});
