@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject } from '../common/guards';
-import { idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { comparableValue, idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
 import { delegateOf, many, walkUpdates, type Step } from './write-walk';
@@ -130,16 +130,16 @@ export function follow(record: unknown, path: Step[]): Data | undefined {
 }
 
 /**
- * A comparable form of a record's id. A native uuid (`@db.Uuid`) is compared in lower case, as PostgreSQL compares
- * it and answers it: a `set` listing a current member in upper case keeps it (it was detached and linked again, which
- * needs the member's update rule: a 403 for a member the user may only read).
+ * A comparable form of a record's id. A native uuid (`@db.Uuid`) or case-insensitive text (`@db.Citext`) is compared
+ * in lower case, as PostgreSQL compares it: a `set` listing a current member in another letter case keeps it (it was
+ * detached and linked again, which needs the member's update rule: a 403 for a member the user may only read).
  */
 function idKey(model: ModelDef, record: Data): string | undefined {
     const values: unknown[] = [];
     for (const f of model.idFields) {
         const v = record[f.name];
         if (v === undefined || v === null || isObject(v)) return undefined;
-        values.push(f.isUuid && typeof v === 'string' ? v.toLowerCase() : v);
+        values.push(comparableValue(f, v));
     }
     return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
