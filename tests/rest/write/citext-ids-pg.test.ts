@@ -11,7 +11,17 @@ const CITEXT_SCHEMA = `
 model Owner {
   code  String @id @db.Citext
   items Item[]
+  badge Badge?
   @@allow('all', true)
+}
+
+model Badge {
+  code      String  @id @db.Citext
+  locked    Boolean @default(false)
+  owner     Owner?  @relation(fields: [ownerCode], references: [code])
+  ownerCode String? @unique @db.Citext
+  @@allow('read,create', true)
+  @@allow('update', !locked)
 }
 
 model Item {
@@ -50,6 +60,23 @@ describePg('REST resources with case-insensitive text ids (@db.Citext)', () => {
             const replaced = await api.call(undefined, 'PATCH', '/owner/abc/relationships/items', { data: [{ type: 'item', id: 'it-2' }] });
             expect([replaced.status, docOf(replaced).data]).toEqual([200, [{ type: 'item', id: 'IT-2' }]]);
             expect((await api.s.prisma.item.findUnique({ where: { code: 'IT-2' } })).ownerCode).toBe('ABC');
+        } finally {
+            await api.cleanup();
+        }
+    });
+
+    it('linking the current one-to-one partner again by its id in another letter case changes nothing', async () => {
+        if (!(await requirePg())) return;
+        const api = await openApi(CITEXT_SCHEMA, 'postgresql', { pgExtensions: ['citext'] });
+        try {
+            await api.s.prisma.owner.create({ data: { code: 'ABC' } });
+            await api.s.prisma.badge.create({ data: { code: 'B1', locked: true, ownerCode: 'ABC' } });
+            // from the side without the key: the locked partner was detached first (a 403), as for another badge
+            for (const id of ['B1', 'b1']) {
+                const res = await api.call(undefined, 'PATCH', '/owner/abc/relationships/badge', { data: { type: 'badge', id } });
+                expect([id, res.status, docOf(res).data]).toEqual([id, 200, { type: 'badge', id: 'B1' }]);
+            }
+            expect((await api.s.prisma.badge.findUnique({ where: { code: 'B1' } })).ownerCode).toBe('ABC');
         } finally {
             await api.cleanup();
         }

@@ -2,7 +2,7 @@ import type { CrudContract } from '@zenstackhq/runtime';
 import { classifyError } from '../../../common/errors';
 import { RestError } from '../../errors';
 import { idSelect, whereByIdValues } from '../../ids';
-import { whereKey } from '../../payload/identifiers';
+import { idValuesKey } from '../../payload/identifiers';
 import { isObject, payloadError } from '../../payload/pointer';
 import type { RestModel, RestRelationship } from '../../schema';
 
@@ -95,7 +95,7 @@ export async function ownerLinksAsForeignKeys(db: CrudContract, model: RestModel
 }
 
 function sameRecord(target: RestModel, a: Data, b: Data): boolean {
-    const key = (values: Data) => whereKey({ id: target.idFields.map((f) => values[f.name]) });
+    const key = (values: Data) => idValuesKey(target, values);
     const [only] = Object.values(b);
     const bValues = target.idFields.length > 1 && isObject(only) ? only : b;
     return key(a) === key(bValues);
