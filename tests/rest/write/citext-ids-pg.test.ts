@@ -60,6 +60,10 @@ describePg('REST resources with case-insensitive text ids (@db.Citext)', () => {
             const replaced = await api.call(undefined, 'PATCH', '/owner/abc/relationships/items', { data: [{ type: 'item', id: 'it-2' }] });
             expect([replaced.status, docOf(replaced).data]).toEqual([200, [{ type: 'item', id: 'IT-2' }]]);
             expect((await api.s.prisma.item.findUnique({ where: { code: 'IT-2' } })).ownerCode).toBe('ABC');
+
+            // the same record listed twice, in two cases: one member (it was a 404 naming a record that exists)
+            const twice = await api.call(undefined, 'POST', '/owner/ABC/relationships/items', { data: [{ type: 'item', id: 'it-1' }, { type: 'item', id: 'IT-1' }] });
+            expect([twice.status, docOf(twice).data]).toEqual([200, [{ type: 'item', id: 'IT-1' }, { type: 'item', id: 'IT-2' }]]);
         } finally {
             await api.cleanup();
         }

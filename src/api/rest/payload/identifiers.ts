@@ -23,6 +23,14 @@ export function idValuesKey(model: RestModel, values: Record<string, unknown>): 
     return whereKey({ id: model.idFields.map((f) => comparableValue(f, values[f.name])) });
 }
 
+/** A unique `where` of `model` (an id, or `{ a_b: { a, b } }`) with its id values as the database compares them. */
+function comparableWhere(model: RestModel, where: Record<string, unknown>): Record<string, unknown> {
+    const fields = new Map(model.idFields.map((f) => [f.name, f]));
+    const mapValues = (values: Record<string, unknown>): Record<string, unknown> =>
+        Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fields.has(k) ? comparableValue(fields.get(k)!, v) : isObject(v) ? mapValues(v) : v]));
+    return mapValues(where);
+}
+
 export function whereKey(where: Record<string, unknown>): string {
     return JSON.stringify(where, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
@@ -84,7 +92,7 @@ export function parseLinkage(rel: RestRelationship, data: unknown, pointer: stri
     const out: ResolvedIdentifier[] = [];
     data.forEach((item, i) => {
         const id = parseIdentifier(target, item, pointerTo(pointer, i), divider);
-        const key = whereKey(id.where);
+        const key = whereKey(comparableWhere(target, id.where));
         if (!seen.has(key)) {
             seen.add(key);
             out.push(id);
