@@ -14,7 +14,6 @@ export interface ResolvedIdentifier {
 /** What a relationship member of a request says: a to-one identifier or null, or a to-many list. */
 export type RelationshipLinkage = ResolvedIdentifier | null | ResolvedIdentifier[];
 
-/** A stable key of a unique `where`, to find duplicates and compare ids. */
 /**
  * The id field values of a record (or of a `where` built by `whereById`) as one key, compared as the database
  * compares them (`comparableValue`): two keys are equal when they name the same record.
@@ -31,6 +30,7 @@ function comparableWhere(model: RestModel, where: Record<string, unknown>): Reco
     return mapValues(where);
 }
 
+/** A stable key of a unique `where`, to find duplicates and compare ids. */
 export function whereKey(where: Record<string, unknown>): string {
     return JSON.stringify(where, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
