@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -110,16 +109,16 @@ function writeCliConfig(workDir: string): string {
     return file;
 }
 
-let shimDir: string | undefined;
-
 /**
  * A folder holding an `npx` that runs `npx prisma …` with the project's Prisma CLI directly, and anything else
  * with the real `npx`. ZenStack runs `npx prisma generate` through a shell for every schema; npm's own start
- * cost about 0.5 s of the 12 s a schema takes on 2 cores (a clean test run generates about 80).
+ * cost about 0.5 s of the 10-12 s a schema takes on 2 cores (a clean test run generates about 80). It lives in
+ * the cache folder, written once (jest evaluates this module afresh for every test file).
  */
 function npxShim(): string {
-    if (shimDir) return shimDir;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zsapi-npx-'));
+    const dir = path.join(CACHE_ROOT, 'npx-shim');
+    const file = path.join(dir, 'npx');
+    if (fs.existsSync(file)) return dir;
     const prismaCli = path.join(PROJECT_ROOT, 'node_modules/prisma/build/index.js');
     const realNpx = (process.env.PATH ?? '')
         .split(path.delimiter)
@@ -131,9 +130,11 @@ function npxShim(): string {
         realNpx ? `exec ${JSON.stringify(realNpx)} "$@"` : 'echo "npx not found" >&2; exit 127',
         '',
     ].join('\n');
-    fs.writeFileSync(path.join(dir, 'npx'), script, { mode: 0o755 });
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    shimDir = dir;
+    fs.mkdirSync(dir, { recursive: true });
+    // written whole under another name, then renamed: a worker racing this one never runs half a script
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(partial, script, { mode: 0o755 });
+    fs.renameSync(partial, file);
     return dir;
 }
 

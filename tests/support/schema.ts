@@ -119,7 +119,13 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         const dbName = `zsapi_test_${id}`;
         await pgAdminQuery(`CREATE DATABASE "${dbName}"`);
         const extensions = (options.pgExtensions ?? []).map((e) => `CREATE EXTENSION IF NOT EXISTS "${e}";\n`).join('');
-        await withPgDatabase(dbName, (client) => client.query(extensions + gen.ddl));
+        try {
+            await withPgDatabase(dbName, (client) => client.query(extensions + gen.ddl));
+        } catch (err) {
+            // a schema the server cannot create (a missing extension, say) leaves no empty database behind
+            await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+            throw err;
+        }
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
         const { PrismaPg } = await import('@prisma/adapter-pg');
         prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
