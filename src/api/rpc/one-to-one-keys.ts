@@ -70,6 +70,9 @@ function notFound(relation: RelationField, target: ModelDef): RecordNotFoundErro
 }
 
 /** How one owner-side relation becomes key values: found (or null), or only by creating its target first. */
+/** A relation of the write with its target's referenced values (`null`: unlink; `undefined`: none) and whether the write just created it. */
+type ResolvedTarget = [relation: RelationField, target: ModelDef, values: Data | null | undefined, created: boolean];
+
 type KeyPlan = { values: Data | null | undefined } | { create: unknown } | { missing: true };
 
 /**
@@ -117,7 +120,7 @@ export async function writeForeignKeys(client: unknown, registry: ModelRegistry,
         plans.push([relation, target, plan]);
     }
     // a referenced field the user may not read comes back without its value: the key cannot be written, the links stay as sent
-    if (plans.some(([relation, , plan]) => 'values' in plan && plan.values && Object.keys(relation.foreignKeyMapping ?? {}).some((f) => plan.values![f] === undefined))) return;
+    if (plans.some(([relation, , plan]) => 'values' in plan && plan.values && lacksKey(relation, plan.values))) return;
     if (site.conditional && plans.some(([, , plan]) => !('values' in plan))) {
         const linked = plans.find(([relation, , plan]) => relation.oneToOne && 'values' in plan && plan.values);
         if (!linked) return;
@@ -125,7 +128,7 @@ export async function writeForeignKeys(client: unknown, registry: ModelRegistry,
             `invalid arguments: "${linked[0].name}": an upsert branch that links an existing record one to one cannot also create or link records that are not there; write them separately`,
         );
     }
-    const resolved: Array<[RelationField, ModelDef, Data | null | undefined, boolean]> = [];
+    const resolved: ResolvedTarget[] = [];
     for (const [relation, target, plan] of plans) {
         const created = 'create' in plan;
         resolved.push([relation, target, created ? await createTarget(client, relation, target, plan.create) : 'values' in plan ? plan.values : undefined, created]);
@@ -151,7 +154,7 @@ function lacksKey(relation: RelationField, values: Data): boolean {
  * That is refused (400, rolled back) when another relation links an existing record one to one, which a
  * `connect` would detach from its partner unchecked, or when the new record's id cannot be read either.
  */
-function linkCreatedById(site: ForeignKeySite, resolved: Array<[RelationField, ModelDef, Data | null | undefined, boolean]>): void {
+function linkCreatedById(site: ForeignKeySite, resolved: ResolvedTarget[]): void {
     for (const [relation, target, values, created] of resolved) {
         const keyless = !!values && lacksKey(relation, values);
         const guarded = !created && relation.oneToOne && !!values;
