@@ -1,8 +1,14 @@
-import { generateSchema } from './generate';
+import type { Config } from 'jest';
+import { generateSchemaAsync } from './generate';
+import { startGenerators } from './generator-processes';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
 
-/** Generates the blog schema once before the workers start, for both providers. */
-export default async function globalSetup(): Promise<void> {
-    generateSchema(BLOG_SCHEMA_TEXT, 'sqlite');
-    generateSchema(BLOG_SCHEMA_TEXT, 'postgresql');
+/**
+ * Starts a schema generator per jest worker (at most four: each holds a few hundred MB), then generates the blog
+ * schema for both providers, side by side, before the workers start.
+ */
+export default async function globalSetup(globalConfig: { maxWorkers?: number } & Partial<Config>): Promise<void> {
+    const count = Math.min(Math.max(globalConfig.maxWorkers ?? 1, 1), 4);
+    await startGenerators(count);
+    await Promise.all([generateSchemaAsync(BLOG_SCHEMA_TEXT, 'sqlite', [], 0), generateSchemaAsync(BLOG_SCHEMA_TEXT, 'postgresql', [], 1)]);
 }

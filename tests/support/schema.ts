@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
-import { generateSchema, PROJECT_ROOT, type Provider } from './generate';
+import { generateSchemaAsync, PROJECT_ROOT, type Provider } from './generate';
 import { pgAdminQuery, PG_URL_BASE, withPgDatabase } from './postgres';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
 
@@ -65,7 +65,7 @@ const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
  */
 export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
     const provider = options.provider ?? 'sqlite';
-    const gen = generateSchema(zmodel, provider, options.previewFeatures);
+    const gen = await generateSchemaAsync(zmodel, provider, options.previewFeatures);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PrismaClient } = require(path.join(gen.dir, 'prisma-client'));
     // eslint-disable-next-line @typescript-eslint/no-require-imports
