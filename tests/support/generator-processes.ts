@@ -179,7 +179,10 @@ interface Daemons {
 const DAEMONS = Symbol.for('zenstack-api.test-generator-daemons');
 type WithDaemons = typeof globalThis & { [DAEMONS]?: Daemons };
 
-/** Starts `count` daemons and tells the jest workers started afterwards where they listen. */
+/**
+ * Starts `count` daemons and tells the jest workers started afterwards where they listen. A daemon that does not
+ * start is reported, and the run goes on without daemons (a process per schema).
+ */
 export async function startGenerators(count: number): Promise<void> {
     const sockets = Array.from({ length: count }, (_, i) => path.join(os.tmpdir(), `zsapi-gen-${process.pid}-${i}.sock`));
     const children = sockets.map((socket) =>
@@ -191,17 +194,22 @@ export async function startGenerators(count: number): Promise<void> {
         }),
     );
     (globalThis as WithDaemons)[DAEMONS] = { children, sockets };
-    await Promise.all(
-        children.map(
-            (child) =>
-                new Promise<void>((resolve, reject) => {
-                    child.once('message', () => resolve());
-                    child.once('exit', (code) => reject(new Error(`a generator daemon exited (${code}) before it was ready`)));
-                }),
-        ),
-    );
+    const ready = (child: ChildProcess) =>
+        new Promise<void>((resolve, reject) => {
+            child.once('message', () => resolve());
+            child.once('error', reject);
+            child.once('exit', (code) => reject(new Error(`a test schema generator daemon exited (${code}) before it was ready`)));
+        });
+    try {
+        await Promise.all(children.map(ready));
+    } catch (err) {
+        stopGenerators();
+        process.stderr.write(`${(err as Error).message}; generating each test schema in a process of its own\n`);
+        return;
+    }
     for (const child of children) {
         child.removeAllListeners('exit');
+        child.removeAllListeners('error');
         // the daemons must not keep jest's own process alive
         child.unref();
         child.channel?.unref();
