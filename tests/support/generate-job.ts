@@ -80,6 +80,17 @@ async function loadSchemaEngine(job: GenerateJob): Promise<LoadedEngine> {
  * the datamodel's provider whatever the adapter. The CLI prints the script with a final newline, and so do we.
  */
 async function ddlFromEmpty(job: GenerateJob, prismaSchema: string): Promise<string> {
+    try {
+        return await diffFromEmpty(job, prismaSchema);
+    } catch (err) {
+        const reason = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        throw new Error(
+            `the schema engine made no DDL (generate-job.ts drives @prisma/schema-engine-wasm's bindings itself: after a Prisma upgrade, check them against how the Prisma CLI loads them): ${reason}`,
+        );
+    }
+}
+
+async function diffFromEmpty(job: GenerateJob, prismaSchema: string): Promise<string> {
     const { Engine, adapter } = await (loaded ??= loadSchemaEngine(job));
     const engine = await Engine.new({ datamodels: [['schema.prisma', prismaSchema]] }, () => undefined, adapter);
     try {
