@@ -69,10 +69,10 @@ function notFound(relation: RelationField, target: ModelDef): RecordNotFoundErro
     return new RecordNotFoundError(`No '${target.name}' record was found for a nested connect on relation "${relation.name}"`);
 }
 
-/** How one owner-side relation becomes key values: found (or null), or only by creating its target first. */
 /** A relation of the write with its target's referenced values (`null`: unlink; `undefined`: none) and whether the write just created it. */
 type ResolvedTarget = [relation: RelationField, target: ModelDef, values: Data | null | undefined, created: boolean];
 
+/** How one owner-side relation becomes key values: found (or null), or only by creating its target first. */
 type KeyPlan = { values: Data | null | undefined } | { create: unknown } | { missing: true };
 
 /**

@@ -1,6 +1,7 @@
 import { comparableValue } from '../../common/model-registry';
 import { whereById } from '../ids';
 import { namesType, type RestModel, type RestRelationship } from '../schema';
+import { idFieldValues } from './document';
 import { hasOwn, isObject, payloadError, pointerTo } from './pointer';
 
 /** A resource identifier of a request, resolved to the unique `where` of the record it names. */
@@ -15,19 +16,11 @@ export interface ResolvedIdentifier {
 export type RelationshipLinkage = ResolvedIdentifier | null | ResolvedIdentifier[];
 
 /**
- * The id field values of a record (or of a `where` built by `whereById`) as one key, compared as the database
- * compares them (`comparableValue`): two keys are equal when they name the same record.
+ * The id field values of a record (of a `where` built by `whereById`: through `idFieldValues`) as one key, compared
+ * as the database compares them (`comparableValue`): two keys are equal when they name the same record.
  */
 export function idValuesKey(model: RestModel, values: Record<string, unknown>): string {
     return whereKey({ id: model.idFields.map((f) => comparableValue(f, values[f.name])) });
-}
-
-/** A unique `where` of `model` (an id, or `{ a_b: { a, b } }`) with its id values as the database compares them. */
-function comparableWhere(model: RestModel, where: Record<string, unknown>): Record<string, unknown> {
-    const fields = new Map(model.idFields.map((f) => [f.name, f]));
-    const mapValues = (values: Record<string, unknown>): Record<string, unknown> =>
-        Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fields.has(k) ? comparableValue(fields.get(k)!, v) : isObject(v) ? mapValues(v) : v]));
-    return mapValues(where);
 }
 
 /** A stable key of a unique `where`, to find duplicates and compare ids. */
@@ -92,7 +85,7 @@ export function parseLinkage(rel: RestRelationship, data: unknown, pointer: stri
     const out: ResolvedIdentifier[] = [];
     data.forEach((item, i) => {
         const id = parseIdentifier(target, item, pointerTo(pointer, i), divider);
-        const key = whereKey(comparableWhere(target, id.where));
+        const key = idValuesKey(target, idFieldValues(target, id.where));
         if (!seen.has(key)) {
             seen.add(key);
             out.push(id);

@@ -20,11 +20,6 @@ export function delegateOf(req: RestRequest, model: RestModel): DbOperations {
     return req.prisma[model.key];
 }
 
-/** The id field values of a record (or a `where` built by `whereById`) as one comparable key. */
-export function idKey(model: RestModel, values: Record<string, unknown>): string {
-    return idValuesKey(model, values);
-}
-
 /** The 404 for the record a URL names. */
 export function resourceNotFound(model: RestModel, id: string | undefined): RestError {
     return new RestError('not-found', id === undefined ? `${model.type} not found` : `${model.type} "${id}" not found`);
@@ -42,8 +37,8 @@ async function missingIdentifier(req: RestRequest, identifiers: readonly Resolve
             where: { OR: ids.map((i) => idFieldValues(target, i.where)) },
             select: idSelect(target),
         });
-        const seen = new Set(rows.map((r) => idKey(target, r)));
-        const missing = ids.find((i) => !seen.has(idKey(target, idFieldValues(target, i.where))));
+        const seen = new Set(rows.map((r) => idValuesKey(target, r)));
+        const missing = ids.find((i) => !seen.has(idValuesKey(target, idFieldValues(target, i.where))));
         if (missing) return missing;
     }
     return undefined;

@@ -9,7 +9,8 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
-import { delegateOf, guardedWrite, idKey, resourceNotFound, type WriteTarget } from './guard';
+import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
+import { idValuesKey } from '../../payload/identifiers';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 import { checkLinks } from './self-many-to-many';
 
@@ -73,7 +74,7 @@ function memberSelect(target: RestModel): Data {
  * identifier of a concrete type of a `@@delegate` base (its `where` carries the kind), a member of that kind.
  */
 function namesMember(target: RestModel, where: Data, byKey: ReadonlyMap<string, Data>): boolean {
-    const member = byKey.get(idKey(target, idFieldValues(target, where)));
+    const member = byKey.get(idValuesKey(target, idFieldValues(target, where)));
     const kind = target.def.discriminator;
     return member !== undefined && !(kind && hasOwn(where, kind) && member[kind] !== where[kind]);
 }
@@ -87,14 +88,14 @@ function idValuesOf(target: RestModel, where: Data): Data {
 }
 
 function membersByKey(target: RestModel, current: Data[]): Map<string, Data> {
-    return new Map(current.map((c) => [idKey(target, c), c]));
+    return new Map(current.map((c) => [idValuesKey(target, c), c]));
 }
 
 /** Rewrites `{ set }` as `{ disconnect, connect }` against the members in `current`. */
 function diffSet(target: RestModel, wanted: Record<string, unknown>[], current: Record<string, unknown>[]): Data | undefined {
     const byKey = membersByKey(target, current);
-    const kept = new Set(wanted.filter((w) => namesMember(target, w, byKey)).map((w) => idKey(target, idFieldValues(target, w))));
-    const disconnect = current.filter((c) => !kept.has(idKey(target, c))).map((c) => whereOfRecord(target, c));
+    const kept = new Set(wanted.filter((w) => namesMember(target, w, byKey)).map((w) => idValuesKey(target, idFieldValues(target, w))));
+    const disconnect = current.filter((c) => !kept.has(idValuesKey(target, c))).map((c) => whereOfRecord(target, c));
     const connect = wanted.filter((w) => !namesMember(target, w, byKey));
     const op: Data = {};
     if (disconnect.length > 0) op.disconnect = disconnect;
