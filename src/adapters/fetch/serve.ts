@@ -1,4 +1,5 @@
 import { log, describeError } from '../../api/common/logger';
+import { CROSS_SITE_MESSAGE, isCrossSiteForgery } from '../shared/cross-site';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
 import { FrameworkControlFlow, readQuery, serveWire, toWire, type RethrowPredicate, type WireResponse } from '../shared/pipeline';
@@ -45,6 +46,15 @@ function bodyOf(adapter: ResolvedAdapter, request: Request, input: FetchRequestI
     return knownBody(request, adapter.bodyLimit) ?? (() => readFetchBody(request, adapter.bodyLimit));
 }
 
+/** The server's own host as the framework built the request URL (SvelteKit's `ORIGIN` …), else the Host header. */
+function ownHost(request: Request): string | null {
+    try {
+        return new URL(request.url).host;
+    } catch {
+        return request.headers.get('host');
+    }
+}
+
 /**
  * The Fetch base adapter: web `Request` in, web `Response` out. Never throws, except the errors of `getPrisma`
  * that `input.rethrow` accepts, rethrown as they are.
@@ -53,6 +63,9 @@ export async function serveFetchRequest(adapter: ResolvedAdapter, request: Reque
     try {
         const { search } = splitUrl(request.url);
         const method = input.method ?? request.method;
+        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => request.headers.get(name), ownHost(request))) {
+            return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 403, CROSS_SITE_MESSAGE)));
+        }
         const body = bodyOf(adapter, request, input);
         const wire = await serveWire(adapter, { method, path: input.path, ...readQuery(adapter, search), body }, input.getPrisma, input.rethrow);
         // the answer to a HEAD is the GET's status and headers without its content

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { describeError, log } from '../../api/common/logger';
+import { CROSS_SITE_MESSAGE, isCrossSiteForgery, nodeHeader } from '../shared/cross-site';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
 import { FrameworkControlFlow, readQuery, serveApiRequest, toWire, type RethrowPredicate } from '../shared/pipeline';
@@ -32,9 +33,13 @@ export interface NodeRequestInput {
  */
 export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, input: NodeRequestInput): Promise<Response> {
     try {
+        const method = input.method ?? req.method ?? 'GET';
+        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => nodeHeader(req.headers, name), nodeHeader(req.headers, 'host'))) {
+            return renderAdapterError(adapter.handler, 403, CROSS_SITE_MESSAGE); // the body is left unread
+        }
         const search = input.search ?? splitUrl(req.url ?? '/').search;
         const body = await (input.readBody ? input.readBody() : readNodeBody(req, adapter.bodyLimit));
-        const request = { method: input.method ?? req.method ?? 'GET', path: input.path, ...readQuery(adapter, search), body };
+        const request = { method, path: input.path, ...readQuery(adapter, search), body };
         return await serveApiRequest(adapter, request, input.getPrisma, undefined, input.rethrowFromHandler);
     } catch (err) {
         if (err instanceof FrameworkControlFlow) {

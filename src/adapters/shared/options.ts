@@ -14,6 +14,11 @@ export interface CommonAdapterOptions extends AdapterBaseOptions {
     bodyLimit?: number;
     /** Longest query string in characters the adapter accepts (default 16 KiB); a longer one is answered 414. */
     queryLimit?: number;
+    /**
+     * Refuse (403) a `POST` a browser sends from another site without a CORS preflight: one whose body is not
+     * declared JSON, such as an HTML form with `enctype="text/plain"` (default `true`; see `cross-site.ts`).
+     */
+    crossSiteProtection?: boolean;
 }
 
 /** Adapter options resolved once, when the adapter is created, and shared by all its requests. */
@@ -24,6 +29,7 @@ export interface ResolvedAdapter {
     zodSchemas: ZodSchemas | undefined;
     bodyLimit: number;
     queryLimit: number;
+    crossSiteProtection: boolean;
 }
 
 /** `true` loads ZenStack's generated schemas, and fails if there are none (validation must not silently be off). */
@@ -54,6 +60,9 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
     if (typeof queryLimit !== 'number' || !(queryLimit >= 0) || !Number.isFinite(queryLimit)) {
         throw new TypeError(`${adapterName}: "queryLimit" must be a non-negative number of characters, got ${String(options.queryLimit)}`);
     }
+    if (options.crossSiteProtection !== undefined && typeof options.crossSiteProtection !== 'boolean') {
+        throw new TypeError(`${adapterName}: "crossSiteProtection" must be true or false, got ${String(options.crossSiteProtection)}`);
+    }
     return {
         handler: options.handler ?? RPCApiHandler(),
         logger: options.logger,
@@ -62,6 +71,7 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
         zodSchemas: resolveZodSchemas(options.zodSchemas, adapterName),
         bodyLimit,
         queryLimit,
+        crossSiteProtection: options.crossSiteProtection ?? true,
     };
 }
 

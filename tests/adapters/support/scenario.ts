@@ -87,7 +87,11 @@ export interface ScenarioContext {
     /** The in-process fixture (only for `describeAdapter`). */
     fixture: () => AdapterFixture;
     harness: () => Harness;
-    send: (method: string, url: string, options?: { body?: unknown; raw?: string; user?: string | number; contentType?: string }) => Promise<TestResponse>;
+    send: (
+        method: string,
+        url: string,
+        options?: { body?: unknown; raw?: string; user?: string | number; contentType?: string; headers?: Record<string, string> },
+    ) => Promise<TestResponse>;
     seed: () => Promise<{ alice: number; bob: number; published: number; draft: number }>;
 }
 
@@ -141,7 +145,7 @@ export function describeScenario(
         });
 
         const send: ScenarioContext['send'] = (method, url, opts = {}) => {
-            const headers: Record<string, string> = {};
+            const headers: Record<string, string> = { ...opts.headers };
             if (opts.user !== undefined) headers[USER_HEADER] = String(opts.user);
             let body: string | undefined;
             if (opts.raw !== undefined || opts.body !== undefined) {
@@ -195,6 +199,29 @@ export function describeScenario(
             expect(res.headers['content-type']).toMatch(/json/);
             expect(res.body.error.message).toMatch(/JSON/);
             expect(await db().post.count({ where: { title: { startsWith: 'half' } } })).toBe(0);
+        });
+
+        it('a POST a browser sends from another site without a preflight is refused 403, nothing written', async () => {
+            const { alice } = await seed();
+            const crossSite = { 'sec-fetch-site': 'cross-site' };
+            // an HTML form with enctype="text/plain" whose one field spells out a JSON body
+            const rpcBody = JSON.stringify({ data: { title: 'forged by a form', authorId: alice } });
+            const rpc = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, raw: rpcBody, contentType: 'text/plain', headers: crossSite });
+            expect(rpc.status).toBe(403);
+            expect(rpc.body.error.message).toMatch(/^cross-site request refused/);
+            // a page on a sibling subdomain is another site too
+            const restBody = JSON.stringify({ data: { type: 'post', attributes: { title: 'forged by a form' }, relationships: { author: { data: { type: 'user', id: String(alice) } } } } });
+            const rest = await send('POST', `${REST_PREFIX}/post`, { user: alice, raw: restBody, contentType: 'text/plain;charset=UTF-8', headers: { 'sec-fetch-site': 'same-site' } });
+            expect(rest.status).toBe(403);
+            expectJsonApiType(rest, 'error', options);
+            expect(rest.body.errors[0]).toMatchObject({ status: 403 });
+            expect(await db().post.count({ where: { title: 'forged by a form' } })).toBe(0);
+            // the same text from the application's own pages is served, as is JSON from another site (the browser asked CORS first)
+            const own = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, raw: rpcBody, contentType: 'text/plain', headers: { 'sec-fetch-site': 'same-origin' } });
+            expect(own.status).toBe(201);
+            const declared = await send('POST', `${REST_PREFIX}/post`, { user: alice, raw: restBody, contentType: 'application/vnd.api+json', headers: crossSite });
+            expect(declared.status).toBe(201);
+            expect(await db().post.count({ where: { title: 'forged by a form' } })).toBe(2);
         });
 
         it('REST read: JSON:API document with application/vnd.api+json; drafts hidden from others', async () => {

@@ -1,0 +1,64 @@
+/**
+ * Cross-site request forgery: the one write a browser lets a page on another site send without asking the server
+ * first (no CORS preflight) is a `POST` whose body is not declared JSON (an HTML form with
+ * `enctype="text/plain"`, a `no-cors` fetch of a string or a typeless blob). The adapters read such a body as JSON,
+ * with the user's cookies attached, so they refuse it when the browser says it came from another site. A body
+ * declared JSON (`application/json`, `application/vnd.api+json` …) is never refused here: a browser sends it
+ * cross-site only after a preflight that the application's CORS policy answers.
+ */
+
+/** Any JSON media type: `application/json` or a `+json` suffix (`application/vnd.api+json`, `application/ld+json` …). */
+const JSON_MEDIA_TYPE = /^\s*application\/(?:[^\s;/]+\+)?json\s*(?:;|$)/i;
+
+export const CROSS_SITE_MESSAGE =
+    'cross-site request refused: a POST from another site must declare its body as JSON (Content-Type: application/json), ' +
+    'which browsers send only after a CORS preflight';
+
+/** Reads one request header (lower-case name) from whatever the framework hands over. */
+export type HeaderLookup = (name: string) => string | null | undefined;
+
+/** The `host[:port]` of an origin or a Host header, as URL normalizes it (lower case, default ports dropped). */
+function hostOf(scheme: string, host: string): string | undefined {
+    try {
+        return new URL(`${scheme}//${host}`).host;
+    } catch {
+        return undefined;
+    }
+}
+
+/** Whether a browser says `origin` is another origin than the server's `host` (`Origin: null` always is). */
+function isOtherOrigin(origin: string, host: string | null | undefined): boolean {
+    let parsed: URL;
+    try {
+        parsed = new URL(origin);
+    } catch {
+        return true; // `null` (a sandboxed page, a privacy redirect) or garbage
+    }
+    const own = host ? hostOf(parsed.protocol, host.trim()) : undefined;
+    return own === undefined || own !== parsed.host;
+}
+
+/**
+ * Whether to refuse this request as a cross-site forgery: a `POST` whose body is not declared JSON, which the
+ * browser marks as sent from another site (`Sec-Fetch-Site: cross-site` or `same-site`, so a sibling subdomain
+ * too), or, from a browser too old to send `Sec-Fetch-Site`, whose `Origin` is not the server's own `host`.
+ * A request without either header (curl, a server, a test client) is never refused.
+ */
+export function isCrossSiteForgery(method: string, header: HeaderLookup, host: string | null | undefined): boolean {
+    if (method.toUpperCase() !== 'POST' || JSON_MEDIA_TYPE.test(header('content-type') ?? '')) {
+        return false;
+    }
+    const site = header('sec-fetch-site');
+    if (site) {
+        const value = site.trim().toLowerCase();
+        return value === 'cross-site' || value === 'same-site';
+    }
+    const origin = header('origin');
+    return origin !== null && origin !== undefined && isOtherOrigin(origin.trim(), host);
+}
+
+/** A Node header value (a repeated header is an array) as one string. */
+export function nodeHeader(headers: Record<string, string | string[] | undefined> | undefined, name: string): string | undefined {
+    const value = headers?.[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+}
