@@ -41,7 +41,8 @@ function isOtherOrigin(origin: string, host: string | null | undefined): boolean
 /**
  * Whether to refuse this request as a cross-site forgery: a `POST` whose body is not declared JSON, which the
  * browser marks as sent from another site (`Sec-Fetch-Site: cross-site` or `same-site`, so a sibling subdomain
- * too), or, from a browser too old to send `Sec-Fetch-Site`, whose `Origin` is not the server's own `host`.
+ * too), or, without `Sec-Fetch-Site` (an older browser, or plain HTTP, where browsers do not send it), whose
+ * `Origin` is not the server's own `host`.
  * A request without either header (curl, a server, a test client) is never refused.
  */
 export function isCrossSiteForgery(method: string, header: HeaderLookup, host: string | null | undefined): boolean {
