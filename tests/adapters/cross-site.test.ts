@@ -38,7 +38,7 @@ describe('isCrossSiteForgery: which requests a browser sent from another site wi
         }
     });
 
-    it('without Sec-Fetch-Site (an older browser), Origin is compared with the server host', () => {
+    it('without Sec-Fetch-Site (an older browser, or plain HTTP), Origin is compared with the server host', () => {
         const text = { 'content-type': 'text/plain' };
         expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://evil.example' }), 'api.example.com')).toBe(true);
         expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), 'API.example.com')).toBe(false);
