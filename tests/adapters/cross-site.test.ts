@@ -6,50 +6,52 @@ import { isCrossSiteForgery } from '../../src/adapters/shared/cross-site';
 import { resolveAdapter } from '../../src/adapters/shared/options';
 import { createFixture, RPC_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 
+/** The server's own host, as the adapters hand it over (asked for only when needed). */
+const host = (name: string | undefined) => () => name;
 /** A header lookup over a plain object, as a framework would hand headers over. */
 const headers = (h: Record<string, string>) => (name: string) => h[name];
 
 describe('isCrossSiteForgery: which requests a browser sent from another site without asking CORS first', () => {
     it('Sec-Fetch-Site decides when the browser sends it: another site (a sibling subdomain too) is refused', () => {
         const text = { 'content-type': 'text/plain;charset=UTF-8' };
-        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'cross-site' }), 'api.example.com')).toBe(true);
-        expect(isCrossSiteForgery('post', headers({ ...text, 'sec-fetch-site': 'Same-Site' }), 'api.example.com')).toBe(true);
-        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'same-origin' }), 'api.example.com')).toBe(false);
+        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'cross-site' }), host('api.example.com'))).toBe(true);
+        expect(isCrossSiteForgery('post', headers({ ...text, 'sec-fetch-site': 'Same-Site' }), host('api.example.com'))).toBe(true);
+        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'same-origin' }), host('api.example.com'))).toBe(false);
         // typed in the address bar, or a bookmark: the user's own doing
-        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'none' }), 'api.example.com')).toBe(false);
+        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'none' }), host('api.example.com'))).toBe(false);
         // it outranks Origin: a same-origin request behind a proxy that rewrites Host is served
-        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'same-origin', origin: 'https://app.example.com' }), 'internal:3000')).toBe(false);
+        expect(isCrossSiteForgery('POST', headers({ ...text, 'sec-fetch-site': 'same-origin', origin: 'https://app.example.com' }), host('internal:3000'))).toBe(false);
     });
 
     it('every body a form or a no-cors fetch can send counts, and so does none; any JSON media type does not', () => {
         const cross = { 'sec-fetch-site': 'cross-site' };
         for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'text/json']) {
-            expect(isCrossSiteForgery('POST', headers({ ...cross, 'content-type': type }), 'h')).toBe(true);
+            expect(isCrossSiteForgery('POST', headers({ ...cross, 'content-type': type }), host('h'))).toBe(true);
         }
-        expect(isCrossSiteForgery('POST', headers(cross), 'h')).toBe(true);
+        expect(isCrossSiteForgery('POST', headers(cross), host('h'))).toBe(true);
         for (const type of ['application/json', 'Application/JSON; charset=utf-8', 'application/vnd.api+json', 'application/merge-patch+json']) {
-            expect(isCrossSiteForgery('POST', headers({ ...cross, 'content-type': type }), 'h')).toBe(false);
+            expect(isCrossSiteForgery('POST', headers({ ...cross, 'content-type': type }), host('h'))).toBe(false);
         }
     });
 
     it('only POST: reads cannot write, and any other write needs a preflight in the browser', () => {
         for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
-            expect(isCrossSiteForgery(method, headers({ 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' }), 'h')).toBe(false);
+            expect(isCrossSiteForgery(method, headers({ 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' }), host('h'))).toBe(false);
         }
     });
 
     it('without Sec-Fetch-Site (an older browser, or plain HTTP), Origin is compared with the server host', () => {
         const text = { 'content-type': 'text/plain' };
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://evil.example' }), 'api.example.com')).toBe(true);
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), 'API.example.com')).toBe(false);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://evil.example' }), host('api.example.com'))).toBe(true);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), host('API.example.com'))).toBe(false);
         // default ports are the same host; another port is another origin
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), 'api.example.com:443')).toBe(false);
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'http://localhost:5173' }), 'localhost:3000')).toBe(true);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), host('api.example.com:443'))).toBe(false);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'http://localhost:5173' }), host('localhost:3000'))).toBe(true);
         // a sandboxed page or a privacy redirect sends `null`; a server that cannot say who it is refuses
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'null' }), 'api.example.com')).toBe(true);
-        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), undefined)).toBe(true);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'null' }), host('api.example.com'))).toBe(true);
+        expect(isCrossSiteForgery('POST', headers({ ...text, origin: 'https://api.example.com' }), host(undefined))).toBe(true);
         // curl, another server, a test client: no browser, no ambient cookies to abuse
-        expect(isCrossSiteForgery('POST', headers(text), 'api.example.com')).toBe(false);
+        expect(isCrossSiteForgery('POST', headers(text), host('api.example.com'))).toBe(false);
     });
 
     it('crossSiteProtection must be a boolean, and is on unless turned off', () => {
@@ -104,13 +106,18 @@ describe('cross-site protection through the base adapters', () => {
 
     it('Fetch: the request URL names the server (no Host header needed); a no-cors fetch of a typeless blob is refused', async () => {
         const alice = await newUser('cross-fetch@x.io');
-        const handler = createFetchHandler({ ...f.common, prefix: RPC_PREFIX, getPrisma: (req: Request) => f.getPrisma(req.headers.get(USER_HEADER)) });
+        let asked = 0;
+        const handler = createFetchHandler({ ...f.common, prefix: RPC_PREFIX, getPrisma: (req: Request) => (asked++, f.getPrisma(req.headers.get(USER_HEADER))) });
         const body = JSON.stringify({ data: { title: 'fetch form post', authorId: alice } });
-        const post = (init: Record<string, string>) =>
-            handler(new Request(`https://api.example.com${RPC_PREFIX}/post/create`, { method: 'POST', headers: { [USER_HEADER]: String(alice), ...init }, body: new Blob([body]) }));
+        const request = (init: Record<string, string>) =>
+            new Request(`https://api.example.com${RPC_PREFIX}/post/create`, { method: 'POST', headers: { [USER_HEADER]: String(alice), ...init }, body: new Blob([body]) });
+        const post = (init: Record<string, string>) => handler(request(init));
 
-        const blob = await post({ origin: 'https://evil.example' });
+        const forged = request({ origin: 'https://evil.example' });
+        const blob = await handler(forged);
         expect(blob.status).toBe(403);
+        // refused from the head alone: neither getPrisma nor the body was touched
+        expect([asked, forged.bodyUsed]).toEqual([0, false]);
         expect(blob.headers.get('content-type')).toMatch(/^application\/json/);
         expect((await blob.json()).error.message).toMatch(/^cross-site request refused/);
         expect(await count('fetch form post')).toBe(0);

@@ -63,7 +63,7 @@ export async function serveFetchRequest(adapter: ResolvedAdapter, request: Reque
     try {
         const { search } = splitUrl(request.url);
         const method = input.method ?? request.method;
-        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => request.headers.get(name), ownHost(request))) {
+        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => request.headers.get(name), () => ownHost(request))) {
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 403, CROSS_SITE_MESSAGE)));
         }
         const body = bodyOf(adapter, request, input);

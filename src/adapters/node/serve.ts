@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { describeError, log } from '../../api/common/logger';
-import { CROSS_SITE_MESSAGE, isCrossSiteForgery, nodeHeader } from '../shared/cross-site';
+import { CROSS_SITE_MESSAGE, isCrossSiteForgery } from '../shared/cross-site';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
 import { FrameworkControlFlow, readQuery, serveApiRequest, toWire, type RethrowPredicate } from '../shared/pipeline';
@@ -27,6 +27,12 @@ export interface NodeRequestInput {
     rethrowFromHandler?: RethrowPredicate;
 }
 
+/** A request header as one string (a repeated one is an array in Node); a stand-in request may have no headers. */
+function nodeHeader(req: NodeRequest, name: string): string | undefined {
+    const value = req.headers?.[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /**
  * The Node base adapter, first half: request in, handler `Response` out. Never throws, except the handler's
  * errors that `input.rethrowFromHandler` accepts, rethrown as they are.
@@ -34,7 +40,7 @@ export interface NodeRequestInput {
 export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, input: NodeRequestInput): Promise<Response> {
     try {
         const method = input.method ?? req.method ?? 'GET';
-        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => nodeHeader(req.headers, name), nodeHeader(req.headers, 'host'))) {
+        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => nodeHeader(req, name), () => nodeHeader(req, 'host'))) {
             return renderAdapterError(adapter.handler, 403, CROSS_SITE_MESSAGE); // the body is left unread
         }
         const search = input.search ?? splitUrl(req.url ?? '/').search;

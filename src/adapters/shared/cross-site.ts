@@ -7,8 +7,11 @@
  * cross-site only after a preflight that the application's CORS policy answers.
  */
 
-/** Any JSON media type: `application/json` or a `+json` suffix (`application/vnd.api+json`, `application/ld+json` …). */
-const JSON_MEDIA_TYPE = /^\s*application\/(?:[^\s;/]+\+)?json\s*(?:;|$)/i;
+/**
+ * A body declared JSON: `application/json` or any `+json` suffix (`application/vnd.api+json` …). Wider than
+ * `request.ts`'s JSON_MEDIA_TYPE (what framework parsers have parsed): any of these needs a preflight.
+ */
+const DECLARED_JSON = /^\s*application\/(?:[^\s;/]+\+)?json\s*(?:;|$)/i;
 
 export const CROSS_SITE_MESSAGE =
     'cross-site request refused: a POST from another site must declare its body as JSON (Content-Type: application/json), ' +
@@ -42,11 +45,11 @@ function isOtherOrigin(origin: string, host: string | null | undefined): boolean
  * Whether to refuse this request as a cross-site forgery: a `POST` whose body is not declared JSON, which the
  * browser marks as sent from another site (`Sec-Fetch-Site: cross-site` or `same-site`, so a sibling subdomain
  * too), or, without `Sec-Fetch-Site` (an older browser, or plain HTTP, where browsers do not send it), whose
- * `Origin` is not the server's own `host`.
+ * `Origin` is not the server's own host (`ownHost`, asked only then).
  * A request without either header (curl, a server, a test client) is never refused.
  */
-export function isCrossSiteForgery(method: string, header: HeaderLookup, host: string | null | undefined): boolean {
-    if (method.toUpperCase() !== 'POST' || JSON_MEDIA_TYPE.test(header('content-type') ?? '')) {
+export function isCrossSiteForgery(method: string, header: HeaderLookup, ownHost: () => string | null | undefined): boolean {
+    if (method.toUpperCase() !== 'POST' || DECLARED_JSON.test(header('content-type') ?? '')) {
         return false;
     }
     const site = header('sec-fetch-site');
@@ -55,11 +58,5 @@ export function isCrossSiteForgery(method: string, header: HeaderLookup, host: s
         return value === 'cross-site' || value === 'same-site';
     }
     const origin = header('origin');
-    return origin !== null && origin !== undefined && isOtherOrigin(origin.trim(), host);
-}
-
-/** A Node header value (a repeated header is an array) as one string. */
-export function nodeHeader(headers: Record<string, string | string[] | undefined> | undefined, name: string): string | undefined {
-    const value = headers?.[name];
-    return Array.isArray(value) ? value.join(', ') : value;
+    return origin !== null && origin !== undefined && isOtherOrigin(origin.trim(), ownHost());
 }
