@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Elysia } from 'elysia';
 import { createElysiaHandler as UpElysia } from '@zenstackhq/server/elysia';
 import { ZenStackMiddleware as UpExpress } from '@zenstackhq/server/express';
+import { ZenStackFastifyPlugin as UpFastify } from '@zenstackhq/server/fastify';
 import { createHonoHandler as UpHono } from '@zenstackhq/server/hono';
 import { createApp, createRouter, toWebHandler } from 'h3';
 import { NextRequest } from 'next/server';
@@ -30,8 +31,8 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * only the import path changes. Both adapters of a pair get the same request and an echo handler.
  */
 
-/** `serve(handler, true)` runs 2.22.3's adapter; undefined where it cannot run here (see Fastify). */
-type Pair = { name: string; serve: (handler: HandleRequestFn, upstream: boolean) => Promise<unknown> | undefined };
+/** `serve(handler, true)` runs 2.22.3's adapter. */
+type Pair = { name: string; serve: (handler: HandleRequestFn, upstream: boolean) => Promise<unknown> };
 
 /** The adapters whose 2.x version hands the path over with its leading slash. */
 const LEADING_SLASH = new Set(['Express', 'SvelteKit (hook)', 'Elysia (basePath)']);
@@ -107,10 +108,9 @@ const pairs = (tail: string[]): Pair[] => {
             },
         },
         {
-            // 2.22.3's plugin needs `fastify-plugin`, which is not installed here; it passes `request.params['*']`
-            // (what the wildcard matched: `post/create`), which the second expectation below states
+            // 2.22.3's plugin passes `request.params['*']`, what the wildcard matched: `post/create`
             name: 'Fastify',
-            serve: (handler, upstream) => (upstream ? undefined : fastifyPath(handler, tail)),
+            serve: (handler, upstream) => fastifyPath(handler, tail, upstream),
         },
         {
             name: 'Nuxt (h3 router catch-all)',
@@ -126,9 +126,9 @@ const pairs = (tail: string[]): Pair[] => {
     ];
 };
 
-async function fastifyPath(handler: HandleRequestFn, tail: string[]): Promise<unknown> {
+async function fastifyPath(handler: HandleRequestFn, tail: string[], upstream: boolean): Promise<unknown> {
     const app = Fastify();
-    await app.register(ZenStackFastifyPlugin, { prefix: '/api', getPrisma, handler });
+    await app.register((upstream ? UpFastify : ZenStackFastifyPlugin) as typeof ZenStackFastifyPlugin, { prefix: '/api', getPrisma, handler });
     try {
         // a real request: Fastify's `inject` loads an ES-module dependency jest cannot
         const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -142,7 +142,7 @@ describe.each([[['post', 'create']], [['post', 'findMany']], [['user', '1', 'pos
     it.each(pairs(tail).map((p) => [p.name, p] as const))('%s', async (_name, pair) => {
         const ours = await pair.serve(echo, false);
         const theirs = await pair.serve(echo, true);
-        if (theirs !== undefined) expect(ours).toEqual(theirs);
+        expect(ours).toEqual(theirs);
         expect(ours).toEqual({ path: LEADING_SLASH.has(pair.name) ? `/${tail.join('/')}` : tail.join('/') });
     });
 });
@@ -152,7 +152,7 @@ describe('a custom handler gets the generated model metadata when the app passes
     it.each(pairs(['post', 'findMany']).map((p) => [p.name, p] as const))('%s', async (_name, pair) => {
         const ours = await pair.serve(models, false);
         const theirs = await pair.serve(models, true);
-        if (theirs !== undefined) expect(ours).toEqual(theirs);
+        expect(ours).toEqual(theirs);
         expect(ours).toEqual({ models: ['allTypes', 'comment', 'post', 'profile', 'user'] });
     });
 });
