@@ -1,14 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { PROJECT_ROOT } from '../support/generate';
 import type { ExportKinds } from './support/export-kinds';
 
 /**
  * "Only the import path changes": every module path `@zenstackhq/server` 2.22.3 publishes has a
  * `zenstack-api` counterpart under the same subpath, and each value 2.x exports from it is exported by
- * ours under the same name and of the same kind (a function stays a function), so `require`s and named
- * imports written for 2.x resolve. (Option types are checked by `tsc` in `upstream-options.ts`.)
+ * ours under the same name and of the same kind (a function stays a function), and every name its type
+ * declarations export (types too) is exported by ours, so `require`s and named imports written for 2.x
+ * resolve and type-check. (Option types are compared by `tsc` in `upstream-options.ts`.)
  * Ours is loaded from the source file its published entry is built from (`dist/x.js` ← `src/x.ts`);
  * both are loaded by a plain Node process, which can require Nest's ES modules where jest cannot.
  */
@@ -33,7 +35,17 @@ function ourSource(subpath: string): string | undefined {
 
 const upstreamId = (subpath: string) => `@zenstackhq/server${subpath.slice(1)}`;
 
+const upstreamRoot = path.dirname(require.resolve('@zenstackhq/server/package.json'));
+
+/** The declaration file of 2.x's module at `subpath`. */
+function upstreamDeclarations(subpath: string): string {
+    const entry = upstream[subpath];
+    const target = typeof entry === 'string' ? entry : entry.default!;
+    return path.join(upstreamRoot, target.replace(/\.js$/, '.d.ts'));
+}
+
 let loaded: Record<string, ExportKinds>;
+let declared: (file: string) => string[];
 
 beforeAll(() => {
     const ids = SUBPATHS.flatMap((subpath) => [upstreamId(subpath), ourSource(subpath)].filter((id): id is string => id !== undefined));
@@ -43,6 +55,17 @@ beforeAll(() => {
     });
     if (child.status !== 0) throw new Error(`loading the modules failed (${child.status}):\n${child.stderr}`);
     loaded = JSON.parse(child.stdout) as Record<string, ExportKinds>;
+
+    // the names each module's declarations export, values and types alike, as the TypeScript compiler sees them
+    const files = SUBPATHS.flatMap((subpath) => [upstreamDeclarations(subpath), ourSource(subpath)!]);
+    const program = ts.createProgram(files, { skipLibCheck: true, noEmit: true, experimentalDecorators: true, esModuleInterop: true });
+    const checker = program.getTypeChecker();
+    declared = (file) => {
+        const source = program.getSourceFile(file);
+        const symbol = source && checker.getSymbolAtLocation(source);
+        if (!symbol) throw new Error(`${file} is not a module the compiler read`);
+        return checker.getExportsOfModule(symbol).map((exported) => exported.getName());
+    };
 });
 
 /** What `id` exports; a module that fails to load fails the test with its error. */
@@ -79,6 +102,13 @@ describe('every module path of @zenstackhq/server 2.22.3 exists in zenstack-api'
                 .filter(([name, kind]) => mine[name] !== kind)
                 .map(([name, kind]) => `${name}: ${kind} in 2.x, ${mine[name] ?? 'absent'} here`);
             expect(different).toEqual([]);
+        });
+
+        it('exports every name 2.x declares there, types included', () => {
+            const theirs = declared(upstreamDeclarations(subpath));
+            const mine = new Set(declared(ourSource(subpath)!));
+            expect(theirs.length).toBeGreaterThan(0);
+            expect(theirs.filter((name) => !mine.has(name))).toEqual([]);
         });
     });
 });
