@@ -11,15 +11,16 @@ import type { ExportKinds } from './support/export-kinds';
  * ours under the same name and of the same kind (a function stays a function), and every name its type
  * declarations export (types too) is exported by ours, so `require`s and named imports written for 2.x
  * resolve and type-check. (Option types are compared by `tsc` in `upstream-options.ts`.)
- * Ours is loaded from the source file its published entry is built from (`dist/x.js` ← `src/x.ts`);
- * both are loaded by a plain Node process, which can require Nest's ES modules where jest cannot.
+ * Ours is read from the source file its published entry is built from (`dist/x.js` ← `src/x.ts`). The
+ * values of both are loaded by a plain Node process, which can require Nest's ES modules where jest cannot.
  */
 
 type ExportMap = Record<string, string | { types?: string; default?: string }>;
 
 const readExports = (file: string): ExportMap => (JSON.parse(fs.readFileSync(file, 'utf8')) as { exports: ExportMap }).exports;
 
-const upstream = readExports(require.resolve('@zenstackhq/server/package.json'));
+const upstreamRoot = path.dirname(require.resolve('@zenstackhq/server/package.json'));
+const upstream = readExports(path.join(upstreamRoot, 'package.json'));
 const ours = readExports(path.join(PROJECT_ROOT, 'package.json'));
 
 /** The subpaths 2.x publishes a module at (not its package.json). */
@@ -34,8 +35,6 @@ function ourSource(subpath: string): string | undefined {
 }
 
 const upstreamId = (subpath: string) => `@zenstackhq/server${subpath.slice(1)}`;
-
-const upstreamRoot = path.dirname(require.resolve('@zenstackhq/server/package.json'));
 
 /** The declaration file of 2.x's module at `subpath`. */
 function upstreamDeclarations(subpath: string): string {
