@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import GENERATION_TOOLS from '../../scripts/generation-tools.json';
 import type { GenerateJob } from './generate-job';
 import { CACHE_ROOT, PROJECT_ROOT, runJob, runJobAsync } from './generator-processes';
 
@@ -62,7 +63,7 @@ plugin zod {
 }
 
 /** The tools whose output is cached: upgrading one of them (`npm install` keeps `.zenstack-test`) regenerates. */
-const TOOLS = ['zenstack', '@zenstackhq/runtime', 'prisma', '@prisma/client'];
+const TOOLS: readonly string[] = GENERATION_TOOLS;
 let toolVersions: string | undefined;
 
 function installedToolVersions(): string {
