@@ -97,7 +97,9 @@ export function zodErrorJson(error: unknown, keep?: (issue: ZodIssueLike) => boo
             if (budget <= 0) break;
             if (filter && !filter(issue)) continue;
             budget--;
-            issues.push(copy(issue, depth + 1));
+            // past the depth bound an issue is left out: an `undefined` entry would reach the client as `null`
+            const copied = copy(issue, depth + 1);
+            if (copied !== undefined) issues.push(copied);
         }
         return { issues, name: 'ZodError' };
     };

@@ -4,6 +4,7 @@ import { checkAggregates, checkHaving } from './arg-aggregates';
 import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
+import { notStorableAsJson } from '../common/json-storable';
 import type { Args } from './input';
 
 /**
@@ -222,6 +223,16 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
     }
 }
 
+/**
+ * A Json field's value in a write is data (empty keys and all), but only what a Json column stores as
+ * sent: Prisma wrote NaN and ±Infinity (tagged, or a JSON number such as 1e400) as null and a Decimal as
+ * a double, and answered with the changed value. A scalar list's `{ set }` or `{ push }` is walked alike.
+ */
+function checkJsonData(value: unknown, at: string): void {
+    const problem = notStorableAsJson(value);
+    if (problem) fail(at, `a JSON value a Json column stores as sent, not one holding ${problem}`);
+}
+
 /** A create or update payload: an object whose relation fields hold nested writes. */
 function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     if (!isObject(data)) fail(path, 'an object');
@@ -235,7 +246,8 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
         }
         const scalar = model.scalars.get(key);
         if (!scalar) noEmptyKeys(value, `${path}.${key}`);
-        else if (scalar.kind !== 'Json') checkScalarArg(scalar, value, `${path}.${key}`); // a Json value is data
+        else if (scalar.kind === 'Json') checkJsonData(value, `${path}.${key}`);
+        else checkScalarArg(scalar, value, `${path}.${key}`);
     }
 }
 

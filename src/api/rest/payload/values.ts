@@ -1,5 +1,6 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, ISO_DATE, jsonNullNameOf } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
+import { describeValue, notStorableAsJson } from '../../common/json-storable';
 import type { ScalarField, ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
 
@@ -24,59 +25,8 @@ export interface ValueContext {
     jsonNull?: JsonNullLookup;
 }
 
-// ISO 8601 date or date-time (seconds, fraction and offset optional)
-
-function typeOf(value: unknown): string {
-    if (value === null) return 'null';
-    if (Array.isArray(value)) return 'an array';
-    if (value instanceof Date) return 'a date';
-    if (value instanceof Uint8Array) return 'bytes';
-    if (isDecimal(value)) return 'a decimal';
-    const t = typeof value;
-    return t === 'object' ? 'an object' : `a ${t}`;
-}
-
 function wrongType(field: ScalarField, pointer: string, expected: string, value: unknown): never {
-    throw payloadError(pointer, `attribute "${field.name}" (${field.type}) expects ${expected}, got ${typeOf(value)}`);
-}
-
-/**
- * What in a Json attribute's value a Json column could not store as sent, if anything. Plain JSON
- * passes, and so do dates (stored as ISO strings); the other types `meta.serialization` can restore
- * (Map, Set, Error, NaN, BigInt, bytes …) would be stored changed or dropped. Iterative: a body may
- * nest deeper than the stack.
- */
-function notStorableAsJson(value: unknown): string | undefined {
-    const pending: unknown[] = [value];
-    while (pending.length > 0) {
-        const v = pending.pop();
-        if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-        if (typeof v === 'number') {
-            if (Number.isFinite(v)) continue;
-            return String(v);
-        }
-        if (v instanceof Date) {
-            if (Number.isNaN(v.getTime())) return 'an invalid date';
-            continue;
-        }
-        if (Array.isArray(v)) {
-            // one by one: spreading a long array into push() overflows the argument limit
-            for (const item of v) pending.push(item);
-            continue;
-        }
-        if (typeof v === 'object') {
-            const proto: unknown = Object.getPrototypeOf(v);
-            if (proto !== Object.prototype && proto !== null) {
-                const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
-                if (v instanceof Uint8Array || isDecimal(v) || typeof name !== 'string') return typeOf(v);
-                return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
-            }
-            for (const item of Object.values(v as object)) pending.push(item);
-            continue;
-        }
-        return `a ${typeof v}`;
-    }
-    return undefined;
+    throw payloadError(pointer, `attribute "${field.name}" (${field.type}) expects ${expected}, got ${describeValue(value)}`);
 }
 
 /** Runs a strict codec decoder, turning its CodecError into a pointed 400. */
