@@ -29,6 +29,7 @@ import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
 import { dropOmitted, liftWriteOmit } from './write-omit';
+import { refuseUncheckedBaseWrites, runThroughConcrete, writesThroughConcrete } from './delegate-writes';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -86,6 +87,7 @@ export function prepareCall(
     }
     checkSelectShape(args, op.name);
     checkArgStructure(registry, model, op.name, args);
+    refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
@@ -134,6 +136,13 @@ export function clientMethod(client: unknown, model: ModelDef, op: OperationSpec
  * is kept: the transaction commits and the error is thrown afterwards, as ZenStack does with its own transactions.
  */
 export async function runCall(client: unknown, call: PreparedCall, inTransaction = false): Promise<unknown> {
+    if (writesThroughConcrete(call)) {
+        // an update or delete through a @@delegate base model whose concrete models have rules of their own for it
+        const through = (tx: unknown) => runThroughConcrete(tx, call, (c, concrete) => runCall(c, concrete, true));
+        const made = inTransaction ? await through(client) : await transactionKeepingWrites(client, through);
+        removeHiddenFields(call.registry, call.model, made);
+        return made;
+    }
     let result: unknown;
     // the arguments sent to the client, once rewritten (relation `set`s, …)
     const sent: { args?: Args } = {};

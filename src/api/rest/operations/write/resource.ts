@@ -16,6 +16,7 @@ import { prepare, selfLink } from './prepare';
 import { checkLinks, linksUnguarded } from './self-many-to-many';
 import { updateRecord } from './replace';
 import { readUpsertMeta, upsertResource } from './upsert';
+import { concreteTypesFor, updateThroughConcrete } from './delegate-writes';
 
 /** POST /:type (create, or upsert with `meta.operation`), PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
@@ -57,7 +58,10 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
     const projection = projectionFor(model, query.include, query.fields, req.config);
-    const updated = await updateRecord(req, { model, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
+    const update = (target: RestModel) =>
+        updateRecord(req, { model: target, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
+    // a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
+    const updated = await updateThroughConcrete(req, model, where, update);
     return renderResourceDocument(req, model, updated, query, 200);
 }
 
@@ -68,7 +72,13 @@ export async function deleteResource(req: RestRequest): Promise<Response> {
     // deleteMany applies the delete policy as a filter and needs no read-back, so a record that may
     // be deleted but not read is deleted; nothing deleted means missing (404) or denied (403)
     // a model without any delete rule makes deleteMany throw at once: explained like any denial (404 when unreadable)
-    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, () => delegateOf(req, model).deleteMany({ where: idFieldValues(model, where) }));
+    // a @@delegate base type whose concrete types have delete rules of their own: through each of them
+    const targets = concreteTypesFor(req, model, 'delete') ?? [model];
+    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, async () => {
+        let deleted = 0;
+        for (const target of targets) deleted += (await delegateOf(req, target).deleteMany({ where: idFieldValues(model, where) })).count;
+        return { count: deleted };
+    });
     if (count === 0) {
         const explained = await explainFailure(req, { model, where, id, identifiers: [] });
         throw explained ?? new RestError('forbidden', 'denied by access policy', { ormCode: 'P2004', reason: 'ACCESS_POLICY_VIOLATION' });

@@ -9,6 +9,7 @@ import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { retryUpsertRace } from '../../../common/upsert-race';
 import { delegateOf, guardedWrite } from './guard';
+import { upsertThroughConcrete } from './delegate-writes';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
@@ -98,15 +99,17 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
     // an upsert that lost a race with another of the same key (a unique violation) runs again
-    const record: Record<string, unknown> = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () =>
+    const upsert = (target: RestModel): Promise<Record<string, unknown>> =>
         retryUpsertRace(() =>
-            Object.keys(update.data).some((k) => model.relationships.has(k)) || writesOwnedLinksAsKeys(model, created.write.data)
-                ? withLinkConflicts(model, { ...update.data, ...created.write.data }, pointers, () =>
-                      upsertWithRelationships(req, model, where, created.write.data, update.data, projection, pointers),
+            Object.keys(update.data).some((k) => target.relationships.has(k)) || writesOwnedLinksAsKeys(target, created.write.data)
+                ? withLinkConflicts(target, { ...update.data, ...created.write.data }, pointers, () =>
+                      upsertWithRelationships(req, target, where, created.write.data, update.data, projection, pointers),
                   )
-                : delegateOf(req, model).upsert({ where, create: created.write.data, update: update.data, ...projection }),
-        ),
-    );
+                : delegateOf(req, target).upsert({ where, create: created.write.data, update: update.data, ...projection }),
+        );
+    // on a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
+    const createOnly = () => delegateOf(req, model).create({ data: created.write.data, ...projection }) as Promise<Record<string, unknown>>;
+    const record = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () => upsertThroughConcrete(req, model, where, upsert, createOnly));
     const res = await renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
 }

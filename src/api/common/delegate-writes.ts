@@ -1,0 +1,110 @@
+import { classifyError } from './errors';
+import { descendantsOf, type ModelDef, type ModelRegistry } from './model-registry';
+
+/**
+ * Writes through a `@@delegate` base model, and the rules of the models extending it.
+ *
+ * ZenStack 2.22 checks an update or delete made through the base model (`asset.update`, `asset.deleteMany`,
+ * a nested `assets: { delete }`) against the base model's rules only, then writes the concrete rows
+ * unchecked: with `model Image extends Asset { @@deny('delete', true) }`, `image.delete` is denied and
+ * `asset.delete` of the same image goes through. So when a model extending the base has rules of its own for
+ * the operation, the handlers make the write through the concrete model instead, where ZenStack checks both
+ * (a concrete model carries its base's rules too).
+ */
+
+export type WriteKind = 'update' | 'delete';
+
+type Attribute = { name: string; args: Array<{ name?: string; value?: unknown }> };
+
+/** The operations a policy attribute names (`'create,update'`, `'all'`). */
+function operationsOf(a: Attribute): string[] {
+    const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
+    return typeof op === 'string' ? op.split(',').map((o) => o.trim()) : [];
+}
+
+function covers(a: Attribute, kind: WriteKind): boolean {
+    const ops = operationsOf(a);
+    return ops.includes('all') || ops.includes(kind) || (kind === 'update' && ops.includes('post-update'));
+}
+
+/** How many model-level rules (`@@allow`, `@@deny`) a model has for `kind`, those it takes from its base included. */
+function modelRules(registry: ModelRegistry, model: ModelDef, kind: WriteKind): number {
+    const info = registry.modelMeta.models[model.key] as { attributes?: Attribute[] } | undefined;
+    return (info?.attributes ?? []).filter((a) => (a.name === '@@allow' || a.name === '@@deny') && covers(a, kind)).length;
+}
+
+/** Whether a field `sub` adds to `base` has a field-level rule for updates. */
+function ownFieldUpdateRules(sub: ModelDef, base: ModelDef): boolean {
+    for (const field of sub.scalars.values()) {
+        if (base.fields.has(field.name)) continue;
+        const attributes = (field.info as { attributes?: Attribute[] }).attributes ?? [];
+        if (attributes.some((a) => (a.name === '@allow' || a.name === '@deny') && covers(a, 'update'))) return true;
+    }
+    return false;
+}
+
+const cache = new WeakMap<ModelRegistry, Map<string, boolean>>();
+
+/**
+ * Whether a model extending `base` (at any depth) has rules for `kind` beyond those it takes from `base`:
+ * then a write of that kind through `base` is made through the concrete models. Computed once per model.
+ */
+export function concreteRulesUnder(registry: ModelRegistry, base: ModelDef, kind: WriteKind): boolean {
+    let known = cache.get(registry);
+    if (!known) cache.set(registry, (known = new Map()));
+    const key = `${base.key}:${kind}`;
+    let result = known.get(key);
+    if (result === undefined) {
+        const own = modelRules(registry, base, kind);
+        result = descendantsOf(registry, base).some(
+            (sub) => modelRules(registry, sub, kind) > own || (kind === 'update' && ownFieldUpdateRules(sub, base)),
+        );
+        known.set(key, result);
+    }
+    return result;
+}
+
+/** The models under `base` that hold rows of their own: those nothing extends (a `@@delegate` model is never created directly). */
+export function leavesUnder(registry: ModelRegistry, base: ModelDef): ModelDef[] {
+    const below = descendantsOf(registry, base);
+    return below.filter((m) => !below.some((other) => other.baseTypes.includes(m.name)));
+}
+
+type Finder = { findUnique(args: Record<string, unknown>): Promise<unknown> };
+
+/**
+ * Runs `attempt` with the concrete model of the record `where` names under `base`. The record's kind is read
+ * from the discriminators under the read policy (`known` is then true); a record the user cannot read (or
+ * that is not there) is tried on each concrete model in turn: the one that holds it answers, as ZenStack
+ * would answer its write (checked, then perhaps not readable back), and on none the last "not found" is thrown.
+ */
+export async function onConcreteModel<T>(
+    client: unknown,
+    registry: ModelRegistry,
+    base: ModelDef,
+    where: Record<string, unknown>,
+    attempt: (model: ModelDef, known: boolean) => Promise<T>,
+    isNotFound: (err: unknown) => boolean = (err) => classifyError(err).kind === 'not-found',
+): Promise<T> {
+    let model = base;
+    while (model.discriminator) {
+        const finder = (client as Record<string, Finder>)[model.key];
+        const row = (await finder.findUnique({ where, select: { [model.discriminator]: true } })) as Record<string, unknown> | null;
+        const next = row ? registry.byName.get(String(row[model.discriminator])) : undefined;
+        if (!next || !next.baseTypes.includes(model.name)) break;
+        model = next;
+    }
+    if (model !== base && !model.discriminator) return attempt(model, true);
+    const leaves = leavesUnder(registry, model);
+    if (leaves.length === 0) return attempt(model, model !== base);
+    let missing: unknown;
+    for (const leaf of leaves) {
+        try {
+            return await attempt(leaf, false);
+        } catch (err) {
+            if (!isNotFound(err)) throw err;
+            missing = err;
+        }
+    }
+    throw missing;
+}
