@@ -1,4 +1,5 @@
-import Fastify from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyRouterOptions } from 'fastify';
 import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER } from './support/fixture';
 import { expectCompressedBodyRefused } from './support/compressed';
@@ -168,6 +169,56 @@ describeAdapter(
                     }
                 }
             } finally {
+                await f.schema.cleanup();
+            }
+        });
+
+        it('an id with an encoded slash stays one segment under ignoreTrailingSlash and ignoreDuplicateSlashes (the wildcard is matched in the URL as the router normalized it)', async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            const db = f.schema.prisma;
+            try {
+                for (const [routerOptions, url] of [
+                    [{ ignoreTrailingSlash: true }, '/api/rest/allTypes/a%2Fb/'],
+                    [{ ignoreDuplicateSlashes: true }, '/api/rest/allTypes//a%2Fb'],
+                    [{ ignoreDuplicateSlashes: true, ignoreTrailingSlash: true }, '//api/rest//allTypes//a%2Fb//'],
+                ] as const) {
+                    await db.allTypes.deleteMany({});
+                    await db.allTypes.create({ data: { id: 'a/b', string: 'slash' } });
+                    await db.allTypes.create({ data: { id: 'a', string: 'plain' } });
+                    const app = Fastify({ routerOptions });
+                    await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: REST_PREFIX, handler: f.rest, getPrisma: () => f.getPrisma(undefined) });
+                    try {
+                        await app.ready();
+                        const http = supertestHarness(app.server);
+                        // the wildcard is `allTypes/a/b`: re-encoded, it named relationship `b` of record `a`
+                        const read = await http.send({ method: 'GET', url });
+                        expect({ url, status: read.status, id: read.body.data?.id }).toEqual({ url, status: 200, id: 'a/b' });
+                        expect((await http.send({ method: 'DELETE', url })).status).toBe(204);
+                        expect((await db.allTypes.findMany({ orderBy: { id: 'asc' } })).map((r: { id: string }) => r.id)).toEqual(['a']);
+                    } finally {
+                        await app.close();
+                    }
+                }
+            } finally {
+                await f.schema.cleanup();
+            }
+        });
+
+        it("under useSemicolonDelimiter, a path with ';' is refused 400: the router's wildcard stops there, and the adapter reads the query after '?' only", async () => {
+            const f = await import('./support/fixture').then((m) => m.createFixture());
+            await f.schema.prisma.allTypes.create({ data: { id: 'a', string: 'plain' } });
+            // a router option Fastify 5 reads from `routerOptions` (its types list it only at the top level, deprecated there)
+            const app = Fastify({ routerOptions: { useSemicolonDelimiter: true } as FastifyRouterOptions<Server> });
+            await app.register(ZenStackFastifyPlugin, { ...f.common, prefix: REST_PREFIX, handler: f.rest, getPrisma: () => f.getPrisma(undefined) });
+            try {
+                await app.ready();
+                // the wildcard is `allTypes/a`: served as it is, this deleted record `a`
+                const res = await supertestHarness(app.server).send({ method: 'DELETE', url: `${REST_PREFIX}/allTypes/a;b` });
+                expect(res.status).toBe(400);
+                expect(res.body.errors[0].detail).toMatch(/does not match the path the framework routed/);
+                expect(await f.schema.prisma.allTypes.count({ where: { id: 'a' } })).toBe(1);
+            } finally {
+                await app.close();
                 await f.schema.cleanup();
             }
         });

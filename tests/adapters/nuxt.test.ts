@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createApp, createRouter, defineEventHandler, readBody, toNodeListener } from 'h3';
+import { createApp, createRouter, defineEventHandler, readBody, toNodeListener, useBase } from 'h3';
 import { createEventHandler } from '../../src/adapters/nuxt';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter } from './support/scenario';
@@ -37,6 +37,66 @@ describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createSe
         const res = await supertestHarness(http.createServer(toNodeListener(app))).send({ method: 'GET', url: '/api/named/post/count' });
         expect(res.status).toBe(200);
         expect(typeof res.body.data).toBe('number');
+    });
+
+    it('an id with an encoded "?" under the router catch-all is that record, for reading and deleting (h3 ends the catch-all parameter at the decoded "?")', async () => {
+        const db = fixture().schema.prisma;
+        await db.allTypes.create({ data: { id: 'qm', string: 'plain' } });
+        await db.allTypes.create({ data: { id: 'qm?x', string: 'with a question mark' } });
+        const url = `${REST_PREFIX}/allTypes/${encodeURIComponent('qm?x')}`;
+        const read = await send('GET', url);
+        expect(read.status).toBe(200);
+        expect([read.body.data.id, read.body.data.attributes.string]).toEqual(['qm?x', 'with a question mark']);
+        const deleted = await send('DELETE', url);
+        expect(deleted.status).toBe(204);
+        expect(await db.allTypes.findUnique({ where: { id: 'qm?x' } })).toBeNull();
+        expect(await db.allTypes.findUnique({ where: { id: 'qm' } })).not.toBeNull();
+    });
+
+    it('the path is taken from the request URL under every mount: named catch-all, a router under a base (Nitro\'s baseURL), useBase, app.use', async () => {
+        const f = fixture();
+        const id = 'q/1?2#3 4';
+        await f.schema.prisma.allTypes.create({ data: { id, string: 'odd id' } });
+        const handler = () => createEventHandler({ ...f.common, handler: f.rest, getPrisma: () => f.getPrisma(undefined) });
+        const app = createApp();
+        const based = createRouter();
+        based.use('/api/model/**', handler());
+        app.use('/base', based.handler);
+        app.use('/ub', useBase('/ub', based.handler));
+        app.use('/api/use', handler());
+        const router = createRouter();
+        router.use('/api/named/**:slug', handler());
+        router.use('/api/:tenant/model/**', handler());
+        app.use(router);
+        const h = supertestHarness(http.createServer(toNodeListener(app)));
+        for (const mount of ['/api/named', '/base/api/model', '/ub/api/model', '/api/use', '/api/acme/model']) {
+            const res = await h.send({ method: 'GET', url: `${mount}/allTypes/${encodeURIComponent(id)}?fields[allTypes]=string` });
+            expect({ mount, status: res.status, id: res.body?.data?.id, attributes: res.body?.data?.attributes }).toEqual({ mount, status: 200, id, attributes: { string: 'odd id' } });
+        }
+        // `/api/usex` is not under `/api/use` (h3 matches the prefix as a string): the app's 404
+        expect((await h.send({ method: 'GET', url: `/api/usex/allTypes/${encodeURIComponent(id)}` })).status).toBe(404);
+    });
+
+    it('a path rewritten in front of the handler so that the URL no longer names it is refused 400, without calling getPrisma', async () => {
+        const f = fixture();
+        let called = 0;
+        const api = createEventHandler({ ...f.common, handler: f.rest, getPrisma: () => {
+                called++;
+                return f.getPrisma(undefined);
+            },
+        });
+        const app = createApp();
+        const router = createRouter();
+        // an alias route that renames the model in the path before handing the event over
+        router.use('/api/model/**', defineEventHandler((event) => {
+            event._path = event.path.replace('/allTypesAlias/', '/allTypes/');
+            return api(event);
+        }));
+        app.use(router);
+        const res = await supertestHarness(http.createServer(toNodeListener(app))).send({ method: 'GET', url: '/api/model/allTypesAlias/x' });
+        expect(res.status).toBe(400);
+        expect(res.body.errors[0]).toMatchObject({ status: 400, detail: expect.stringMatching(/does not match the path the framework routed/) });
+        expect(called).toBe(0);
     });
 
     it('a malformed Host header is a 400 in the API format, not an error escaping to h3', async () => {

@@ -43,7 +43,7 @@ describe('adapter request translation', () => {
         expect(stripPatternSegments('/api/post', '/api/*')).toBe('/post');
     });
 
-    it('pathFromRestParam: recovers the raw tail of decoded, partly decoded and array rest params', () => {
+    it('pathFromRestParam: recovers the raw tail of decoded, partly decoded and array rest params, or says it cannot', () => {
         const pathname = '/api/rest/allTypes/a%2Fb%20c';
         expect(pathFromRestParam(pathname, ['allTypes', 'a/b c'])).toBe('/allTypes/a%2Fb%20c');
         expect(pathFromRestParam(pathname, 'allTypes/a/b c')).toBe('/allTypes/a%2Fb%20c');
@@ -51,8 +51,14 @@ describe('adapter request translation', () => {
         expect(pathFromRestParam(pathname, 'allTypes/a%2Fb%20c')).toBe('/allTypes/a%2Fb%20c');
         expect(pathFromRestParam('/x', undefined)).toBe('/');
         expect(pathFromRestParam('/x', [])).toBe('/');
-        // not found in the URL (a rewrite): each segment is re-encoded
+        // found in the URL as routers normalize it (trailing slash trimmed, runs of slashes collapsed)
+        expect(pathFromRestParam('/api/rest/allTypes/a%2Fb/', 'allTypes/a/b')).toBe('/allTypes/a%2Fb');
+        expect(pathFromRestParam('/api/rest//allTypes//a%2Fb', 'allTypes/a/b')).toBe('/allTypes/a%2Fb');
+        // not found in the URL (a rewrite): an array's segments are re-encoded one by one; a string's slashes could
+        // be encoded ones, or the router stopped early (`a;b` read as `a`): undefined (the adapters answer 400)
         expect(pathFromRestParam('/rewritten', ['post', 'a/b'])).toBe('/post/a%2Fb');
+        expect(pathFromRestParam('/rewritten', 'post/a/b')).toBeUndefined();
+        expect(pathFromRestParam('/api/rest/allTypes/a;b', 'allTypes/a')).toBeUndefined();
     });
 
     it('JSON bodies: blank is none, malformed is 400, pre-parsed text and bytes are parsed, objects kept', () => {

@@ -79,6 +79,20 @@ describeAdapter('sveltekit adapter (server hook and +server.ts route)', async (f
         expect(await res.json()).toEqual({ data: expect.any(Number) });
     });
 
+    it('the route form takes the path from the URL; a rest parameter the URL does not end with (a reroute hook changed that part) is refused 400, not re-encoded', async () => {
+        const f = fixture();
+        await f.schema.prisma.allTypes.create({ data: { id: 'reroute/1', string: 'slash' } });
+        const route = SvelteKitRouteHandler({ ...f.common, handler: f.rest, getPrisma: () => f.getPrisma(undefined) });
+        const serve = (url: string, path: string) => route(requestEvent(new Request(url), { path }, '/api/rest/[...path]') as Parameters<typeof route>[0]);
+        // a reroute of the prefix only (`/de/api/…` → `/api/…`): the URL still ends with the parameter's segments
+        const prefixed = await serve('http://localhost/de/api/rest/allTypes/reroute%2F1', 'allTypes/reroute/1');
+        expect([prefixed.status, (await prefixed.json()).data.id]).toEqual([200, 'reroute/1']);
+        // SvelteKit decodes the parameter: `allTypes/reroute/1` could be one id or an id and a relationship
+        const renamed = await serve('http://localhost/api/rest/allTypesAlias/reroute%2F1', 'allTypes/reroute/1');
+        expect(renamed.status).toBe(400);
+        expect((await renamed.json()).errors[0].detail).toMatch(/does not match the path the framework routed/);
+    });
+
     it('a redirect() thrown by getPrisma goes back to SvelteKit (hook and route); an error() keeps its status in the API format', async () => {
         const f = fixture();
         const redirect = new Redirect(303, '/login');

@@ -43,6 +43,25 @@ describeAdapter('tanstack-start adapter', async (f) => startApp(f), { outsidePre
         expect(res.status).toBe(200);
         expect(seen).toEqual([['http://localhost/api/model/user/count', { _splat: 'user/count' }]]);
     });
+    it('a splat the URL does not end with (a rewrite of that part of the path) is refused 400, not re-encoded: a decoded slash in it could be a separator', async () => {
+        const f = fixture();
+        let called = 0;
+        const handler = TanStackStartHandler({
+            ...f.common,
+            getPrisma: () => {
+                called++;
+                return f.getPrisma(undefined);
+            },
+        });
+        const res = await handler({ request: new Request('http://localhost/api/model/users/count'), params: { _splat: 'user/count' } });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ error: { message: 'the request URL does not match the path the framework routed' } });
+        expect(called).toBe(0);
+        // a trailing slash the router left out of the splat is found in the URL
+        const trailing = await handler({ request: new Request('http://localhost/api/model/user/count/'), params: { _splat: 'user/count' } });
+        expect(trailing.status).toBe(200);
+    });
+
     it('a Response thrown by getPrisma (a redirect) goes back to TanStack Start as it is, as with 2.x', async () => {
         const f = fixture();
         const redirect = new Response(null, { status: 307, headers: { location: '/login' } });

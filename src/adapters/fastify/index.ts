@@ -4,7 +4,7 @@ import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions, type ResolvedAdapter } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, fromParsedBody, parseJsonBytes, restParamPath, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
+import { EMPTY_BODY, UNMATCHED_PATH_MESSAGE, fromParsedBody, parseJsonBytes, restParamPath, splitUrl, tooLarge, unsupportedEncoding } from '../shared/request';
 import type { Response } from '../../types';
 
 /** Fastify plugin options (as in `@zenstackhq/server/fastify`, plus `bodyLimit`). */
@@ -66,6 +66,9 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
     fastify.all('/*', async (request, reply) => {
         const { pathname, search } = splitUrl(request.url);
         const path = restParamPath(pathname, (request.params as Record<string, string | undefined>)['*']);
+        if (path === undefined) {
+            return send(adapter, reply, renderAdapterError(adapter.handler, 400, UNMATCHED_PATH_MESSAGE));
+        }
         const response = await handleNodeRequest(adapter, request.raw, {
             path,
             search,

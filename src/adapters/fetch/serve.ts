@@ -3,7 +3,7 @@ import { CROSS_SITE_MESSAGE, isCrossSiteForgery } from '../shared/cross-site';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
 import type { ResolvedAdapter } from '../shared/options';
 import { FrameworkControlFlow, readQuery, serveWire, toWire, type RethrowPredicate, type WireResponse } from '../shared/pipeline';
-import { splitUrl, type BodyResult } from '../shared/request';
+import { UNMATCHED_PATH_MESSAGE, splitUrl, type BodyResult } from '../shared/request';
 import { bodyFromHead, knownBody, readFetchBody } from './body';
 
 /** How a framework wrapper describes one request to the Fetch base adapter. */
@@ -34,6 +34,11 @@ export interface FetchRequestInput {
 /** A web `Response` for a wire response: JSON text, or no body (204 …). */
 export function toFetchResponse(wire: WireResponse): Response {
     return new Response(wire.body ?? null, { status: wire.status, headers: wire.headers });
+}
+
+/** The 400 for a request whose API path cannot be found in its URL (see `pathFromRestParam`). */
+export function unmatchedPathResponse(adapter: ResolvedAdapter): Response {
+    return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, UNMATCHED_PATH_MESSAGE)));
 }
 
 function bodyOf(adapter: ResolvedAdapter, request: Request, input: FetchRequestInput): BodyResult | (() => Promise<BodyResult>) {

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { pathnameOf, serveFetchRequest } from '../fetch/serve';
+import { pathnameOf, serveFetchRequest, unmatchedPathResponse } from '../fetch/serve';
 import { requireFunction, resolveAdapter } from '../shared/options';
 import { restParamPath } from '../shared/request';
 import type { AppRouteContext, AppRouteRequestHandlerOptions } from './options';
@@ -42,7 +42,7 @@ export default function factory(options: AppRouteRequestHandlerOptions): (req: N
     return async (req, context) => {
         const params = await context?.params;
         const path = restParamPath(pathnameOf(req), restParam(params));
-        const res = await serveFetchRequest(adapter, req, { path, rethrow: isNextControlFlow, getPrisma: () => options.getPrisma(req) });
+        const res = path === undefined ? unmatchedPathResponse(adapter) : await serveFetchRequest(adapter, req, { path, rethrow: isNextControlFlow, getPrisma: () => options.getPrisma(req) });
         return new NextResponse(res.body, { status: res.status, headers: res.headers });
     };
 }

@@ -1,7 +1,8 @@
 import type { NextApiRequest, NextApiResponse } from 'next';
-import { serveNodeRequest } from '../node/serve';
+import { serveNodeRequest, writeNodeResponse } from '../node/serve';
+import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter } from '../shared/options';
-import { restParamPath, splitUrl } from '../shared/request';
+import { UNMATCHED_PATH_MESSAGE, restParamPath, splitUrl } from '../shared/request';
 import type { PagesRouteRequestHandlerOptions, RouteParams } from './options';
 import { pagesRestParam } from './params';
 
@@ -17,6 +18,10 @@ export default function factory(options: PagesRouteRequestHandlerOptions): (req:
         // The query string is parsed from the URL: `req.query` mixes it with the route parameters.
         const { pathname, search } = splitUrl(req.url ?? '/');
         const path = restParamPath(pathname, pagesRestParam(req.query as RouteParams, pathname, search));
+        if (path === undefined) {
+            writeNodeResponse(adapter, res, renderAdapterError(adapter.handler, 400, UNMATCHED_PATH_MESSAGE));
+            return;
+        }
         await serveNodeRequest(adapter, req, res, { path, search, getPrisma: () => options.getPrisma(req, res) });
     };
 }

@@ -1,10 +1,10 @@
 import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
 import { readFetchBody } from '../fetch/body';
-import { serveFetchRequest, toFetchResponse } from '../fetch/serve';
+import { serveFetchRequest, toFetchResponse, unmatchedPathResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, restParamPath, splitUrl, withoutLeadingSlash } from '../shared/request';
+import { EMPTY_BODY, safeDecodeSegment, splitUrl } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -12,27 +12,51 @@ export interface HandlerOptions extends CommonAdapterOptions {
     getPrisma: (event: H3Event<EventHandlerRequest>) => unknown | Promise<unknown>;
 }
 
-/** Catch-all parameter names: Nuxt's `[...].ts` gives `_`, `[...path].ts` gives `path`. */
-const REST_PARAMS = ['_', 'path'];
-
 /** The methods a web `Request` cannot be built with (Fetch standard, "forbidden method"). */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** The name of a named catch-all in the matched route (`[...slug].ts` → `/api/model/**:slug` → `slug`). */
-function catchAllName(event: H3Event): string | undefined {
+/**
+ * How many leading segments of the path h3 routed on are the mount point: those before the `**` of a router
+ * catch-all (`/api/model/**`, `/api/:tenant/model/**:slug`, what Nuxt's `[...].ts` files become); none under
+ * `app.use(prefix, …)`, where h3 routes on the path after the prefix already.
+ */
+function mountSegments(event: H3Event): number {
     const route = (event.context.matchedRoute as { path?: unknown } | undefined)?.path;
-    return typeof route === 'string' ? /\/\*\*:([^/]+)$/.exec(route)?.[1] : undefined;
+    const catchAll = typeof route === 'string' ? /^(.*)\/\*\*(?::[^/]*)?$/.exec(route) : null;
+    return catchAll ? catchAll[1].split('/').filter((s) => s.length > 0).length : 0;
 }
 
-function restParamOf(event: H3Event): string | undefined {
-    const params = event.context.params ?? {};
-    const named = catchAllName(event);
-    for (const name of named ? [named, ...REST_PARAMS] : REST_PARAMS) {
-        if (typeof params[name] === 'string') {
-            return params[name];
+/**
+ * The API path as the client sent it, still percent-encoded: the segments of the request URL that stand for those
+ * after the mount point in the path h3 routed on. That path is decoded (all but `%2F` and `%25`) and followed by the
+ * query string as sent, so a catch-all parameter stops at an encoded `?` (`a%3Fb` gives `a`): the parameter is not
+ * used. `null` for a request outside an `app.use` prefix; `undefined` when the URL's segments do not decode to the
+ * routed ones (the path was rewritten after h3 read it), which is answered 400 rather than guessed.
+ */
+function apiPath(event: H3Event, mount: number): string | null | undefined {
+    // `originalUrl`: the request target as received, whatever `app.use` prefixes or `useBase` made of `req.url`
+    const raw = splitUrl(event.node.req.originalUrl || event.node.req.url || '/');
+    if (!event.path.endsWith(raw.search)) {
+        return undefined;
+    }
+    const routed = event.path.slice(0, event.path.length - raw.search.length);
+    if (mount === 0) {
+        // h3 matches `app.use` prefixes by string: the prefix itself (`/api/model`, `/api/model/`, `/api/model?x`)
+        // routes as `/` or ``, and `/apix` or `/api%3Fx` reaches a handler mounted at `/api` as `x`, `?x`: not ours
+        if (routed === '' || routed === '/') {
+            return '';
+        }
+        if (!routed.startsWith('/')) {
+            return null;
         }
     }
-    return undefined;
+    const wanted = routed.split('/').slice(1 + mount);
+    const segments = raw.pathname.split('/').slice(1);
+    if (wanted.length === 0 || wanted.length > segments.length) {
+        return undefined;
+    }
+    const tail = segments.slice(segments.length - wanted.length);
+    return tail.every((segment, i) => safeDecodeSegment(segment) === safeDecodeSegment(wanted[i])) ? tail.join('/') : undefined;
 }
 
 /**
@@ -44,19 +68,13 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
     requireFunction(options?.getPrisma, 'getPrisma', 'createEventHandler');
     const adapter = resolveAdapter(options, 'createEventHandler');
     return defineEventHandler(async (event) => {
-        const rest = restParamOf(event);
-        let path: string;
-        if (rest !== undefined) {
-            // the raw request target, not `getRequestURL(event)`, which needs a valid Host header
-            path = restParamPath(splitUrl(event.node.req.originalUrl || event.path).pathname, rest);
-        } else {
-            // Under `app.use(prefix, …)`, h3 leaves the raw request target relative to the prefix in `req.url`;
-            // h3 matches prefixes by string, so `/apix` reaches a handler mounted at `/api`: not ours, pass it on.
-            const relative = splitUrl(event.node.req.url ?? '/').pathname;
-            if (!relative.startsWith('/')) {
-                return undefined;
-            }
-            path = withoutLeadingSlash(relative); // as under a rest parameter
+        // without a leading slash, as 2.x's adapter passed the catch-all parameter
+        const path = apiPath(event, mountSegments(event));
+        if (path === null) {
+            return undefined; // not ours: h3 goes on to the next handler
+        }
+        if (path === undefined) {
+            return unmatchedPathResponse(adapter);
         }
         // The request's head only: its body is read after getPrisma, which may have read it with h3's `readBody(event)`
         // (h3 keeps a copy, which `toWebRequest` then streams). Building the web request before would start reading

@@ -97,26 +97,53 @@ export function safeDecodeSegment(segment: string): string {
 }
 
 /**
+ * What the client is told when the path a framework routed on cannot be found in the request URL: serving the
+ * framework's decoded view of it instead could name another resource (`a%2Fb` read as two segments).
+ */
+export const UNMATCHED_PATH_MESSAGE = 'the request URL does not match the path the framework routed';
+
+/**
+ * The forms routers match a path in besides the one sent: without a trailing slash, with runs of slashes
+ * collapsed (Fastify's `ignoreTrailingSlash` and `ignoreDuplicateSlashes`), or both.
+ */
+function routedForms(pathname: string): string[] {
+    const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    const collapsed = pathname.replace(/\/{2,}/g, '/');
+    const both = collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+    return [...new Set([pathname, trimmed, collapsed, both])];
+}
+
+/**
  * Recovers the raw (percent-encoded) tail of `pathname` that a framework reports as a rest parameter,
  * decoded (`params.path = 'post/a b'`) or partly decoded (`post/a%2Fb c`), so that the handler sees exactly
- * what the client sent (an encoded `/` stays inside its segment). Falls back to re-encoding each segment.
+ * what the client sent (an encoded `/` stays inside its segment); the tail is looked for in the path as sent,
+ * then as routers normalize it (`routedForms`). When it is not there (the framework routed a rewritten path), an
+ * array parameter (one decoded segment each: Next.js) is re-encoded segment by segment; a string one cannot be,
+ * since an encoded `/` in it cannot be told from a separator: `undefined`, for the adapter to answer 400
+ * (`UNMATCHED_PATH_MESSAGE`).
  */
-export function pathFromRestParam(pathname: string, rest: string | string[] | undefined): string {
+export function pathFromRestParam(pathname: string, rest: string | string[] | undefined): string | undefined {
     const parts = Array.isArray(rest) ? rest : rest ? rest.split('/') : [];
     const wanted = parts.join('/').replace(/^\/+/, '');
     if (wanted.length === 0) {
         return '/';
     }
     const wantedDecoded = safeDecodeSegment(wanted);
-    const segments = pathname.split('/').slice(1);
-    for (let k = 1; k <= segments.length; k++) {
-        const raw = segments.slice(segments.length - k).join('/');
-        const decoded = safeDecodeSegment(raw);
-        if (raw === wanted || decoded === wanted || decoded === wantedDecoded) {
-            return `/${raw}`;
+    for (const form of routedForms(pathname)) {
+        const segments = form.split('/').slice(1);
+        let raw = '';
+        for (let i = segments.length - 1; i >= 0; i--) {
+            raw = i === segments.length - 1 ? segments[i] : `${segments[i]}/${raw}`;
+            // decoding shortens a tail, by 9 to 1 at most (`%E2%82%AC` is `€`): only tails of a fitting length are decoded
+            if (raw.length < wantedDecoded.length) continue;
+            if (raw.length > 9 * wanted.length) break;
+            const decoded = safeDecodeSegment(raw);
+            if (raw === wanted || decoded === wanted || decoded === wantedDecoded) {
+                return `/${raw}`;
+            }
         }
     }
-    return `/${parts.map((p) => encodeURIComponent(p)).join('/')}`;
+    return Array.isArray(rest) ? `/${parts.map((p) => encodeURIComponent(p)).join('/')}` : undefined;
 }
 
 /**
@@ -129,8 +156,9 @@ export function withoutLeadingSlash(path: string): string {
 }
 
 /** `pathFromRestParam` in 2.x's form (`withoutLeadingSlash`). */
-export function restParamPath(pathname: string, rest: string | string[] | undefined): string {
-    return withoutLeadingSlash(pathFromRestParam(pathname, rest));
+export function restParamPath(pathname: string, rest: string | string[] | undefined): string | undefined {
+    const path = pathFromRestParam(pathname, rest);
+    return path === undefined ? undefined : withoutLeadingSlash(path);
 }
 
 /** What the adapter made of the request body. */

@@ -1,5 +1,5 @@
 import type { Handle, RequestEvent, RequestHandler } from '@sveltejs/kit';
-import { serveFetchRequest } from '../fetch/serve';
+import { serveFetchRequest, unmatchedPathResponse } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { normalizePrefix, pathFromRestParam, stripPrefix } from '../shared/request';
 
@@ -61,6 +61,9 @@ export function SvelteKitRouteHandler(options: RouteHandlerOptions): RequestHand
     const param = options.param ?? 'path';
     return async (event) => {
         const path = pathFromRestParam(event.url.pathname, (event.params as Record<string, string | undefined>)[param]);
+        if (path === undefined) {
+            return unmatchedPathResponse(adapter);
+        }
         return serveFetchRequest(adapter, event.request, { path, rethrow: isRedirect, getPrisma: () => options.getPrisma(event) });
     };
 }

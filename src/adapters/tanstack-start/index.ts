@@ -1,4 +1,4 @@
-import { isThrownResponse, pathnameOf, serveFetchRequest } from '../fetch/serve';
+import { isThrownResponse, pathnameOf, serveFetchRequest, unmatchedPathResponse } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { restParamPath } from '../shared/request';
 
@@ -26,6 +26,9 @@ export function TanStackStartHandler(options: TanStackStartOptions): (context: S
     const adapter = resolveAdapter(options, 'TanStackStartHandler');
     return async ({ request, params }) => {
         const path = restParamPath(pathnameOf(request), params?._splat);
+        if (path === undefined) {
+            return unmatchedPathResponse(adapter);
+        }
         return serveFetchRequest(adapter, request, { path, rethrow: isThrownResponse, getPrisma: () => options.getPrisma(request, params ?? {}) });
     };
 }
