@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import { createHonoHandler } from '../../src/adapters/hono';
 import { BODY_LIMIT, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
@@ -108,6 +109,44 @@ describeAdapter('hono adapter', async (f) => honoHarness(honoApp(f)), {}, ({ fix
         expect(seen).toHaveLength(1);
         // one read by getPrisma is measured too
         expect((await post(large, { 'x-read-body': '1' })).status).toBe(413);
+    });
+
+    it('headers and cookies set on the context first (an earlier middleware, getPrisma) are on the answer, as with 2.x; status, content type and body stay ours', async () => {
+        const f = fixture();
+        const { alice, draft, bob } = await seed();
+        const app = new Hono();
+        app.use('*', async (c, next) => {
+            c.header('x-request-id', 'abc');
+            setCookie(c, 'seen', '1', { path: '/' });
+            await next();
+        });
+        // a session refreshed while authenticating, as session libraries do
+        const getPrisma = (c: Context) => {
+            setCookie(c, 'session', 'refreshed', { path: '/', httpOnly: true });
+            return f.getPrisma(c.req.header(USER_HEADER));
+        };
+        app.use(`${RPC_PREFIX}/*`, createHonoHandler({ ...f.common, handler: f.rpc, getPrisma }));
+        app.use(`${REST_PREFIX}/*`, createHonoHandler({ ...f.common, handler: f.rest, getPrisma }));
+        const kept = (res: Response) => [res.headers.get('x-request-id'), res.headers.getSetCookie()];
+        const both = ['abc', ['seen=1; Path=/', 'session=refreshed; Path=/; HttpOnly']];
+
+        const read = await app.request(`${RPC_PREFIX}/post/count?q=${encodeURIComponent(JSON.stringify({ where: { authorId: alice } }))}`);
+        expect([read.status, read.headers.get('content-type'), await read.json()]).toEqual([200, 'application/json; charset=utf-8', { data: 1 }]);
+        expect(kept(read)).toEqual(both);
+        const body = { data: { type: 'post', attributes: { title: 'with cookies' }, relationships: { author: { data: { type: 'user', id: String(alice) } } } } };
+        const created = await app.request(`${REST_PREFIX}/post`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/vnd.api+json', [USER_HEADER]: String(alice) } });
+        expect([created.status, created.headers.get('content-type'), (await created.json()).data.attributes.title]).toEqual([201, 'application/vnd.api+json', 'with cookies']);
+        expect(kept(created)).toEqual(both);
+        const hidden = await app.request(`${REST_PREFIX}/post/${draft}`, { headers: { [USER_HEADER]: String(bob) } });
+        expect([hidden.status, hidden.headers.get('content-type')]).toEqual([404, 'application/vnd.api+json']);
+        expect(kept(hidden)).toEqual(both);
+        const deleted = await app.request(`${REST_PREFIX}/post/${draft}`, { method: 'DELETE', headers: { [USER_HEADER]: String(alice) } });
+        expect([deleted.status, await deleted.text()]).toEqual([204, '']);
+        expect(kept(deleted)).toEqual(both);
+        // refused before getPrisma runs: the middleware's are there
+        const crossSite = await app.request(`${RPC_PREFIX}/post/create`, { method: 'POST', body: '{}', headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' } });
+        expect(crossSite.status).toBe(403);
+        expect(kept(crossSite)).toEqual(['abc', ['seen=1; Path=/']]);
     });
 
     it('an explicit prefix option wins over the route pattern', async () => {

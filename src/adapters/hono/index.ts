@@ -52,7 +52,10 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
         // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
         // the request's stream is used up, and Hono keeps a copy.
         const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));
-        return serveFetchRequest(adapter, ctx.req.raw, { path, readBody, rethrow: isExceptionWithResponse, getPrisma: () => options.getPrisma(ctx) });
+        const res = await serveFetchRequest(adapter, ctx.req.raw, { path, readBody, rethrow: isExceptionWithResponse, getPrisma: () => options.getPrisma(ctx) });
+        // Built by the context, as 2.x's `ctx.json()` was: Hono adds the headers set on it before (`ctx.header()`,
+        // `setCookie(ctx, …)` in getPrisma or an earlier middleware) to ours; a response built apart would drop them.
+        return ctx.newResponse(res.body, res);
     };
 }
 
