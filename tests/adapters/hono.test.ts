@@ -155,5 +155,29 @@ describeAdapter('hono adapter', async (f) => honoHarness(honoApp(f)), {}, ({ fix
         app.all('*', createHonoHandler({ ...f.common, prefix: '/data', getPrisma: () => f.getPrisma(undefined) }));
         const res = await app.request('/data/user/count');
         expect(res.status).toBe(200);
+        // outside it, Hono answers (its 404): the API is not served at the root
+        expect((await app.request('/user/count')).status).toBe(404);
+    });
+
+    it('with a prefix, a request outside it goes on to the routes after the middleware (next()), without getPrisma', async () => {
+        const f = fixture();
+        let called = 0;
+        const app = new Hono();
+        app.use('*', createHonoHandler({ ...f.common, prefix: '/api/model', getPrisma: () => {
+            called++;
+            return f.getPrisma(undefined);
+        } }));
+        app.get('/health', (c) => c.text('ok'));
+        const health = await app.request('/health');
+        expect([health.status, await health.text()]).toEqual([200, 'ok']);
+        // neither the root nor a path that only starts like the prefix is the API
+        for (const url of ['/user/count', '/api/modelx/user/count']) {
+            const res = await app.request(url);
+            expect({ url, status: res.status, text: await res.text() }).toEqual({ url, status: 404, text: '404 Not Found' });
+        }
+        expect(called).toBe(0);
+        const api = await app.request('/api/model/user/count');
+        expect([api.status, await api.json()]).toEqual([200, { data: expect.any(Number) }]);
+        expect(called).toBe(1);
     });
 });

@@ -10,7 +10,7 @@ export interface HonoOptions extends CommonAdapterOptions {
     getPrisma: (ctx: Context) => unknown | Promise<unknown>;
     /**
      * The mount point to strip from the URL path. Default: derived from the route the middleware is
-     * registered on (`app.use('/api/*', …)` → `/api`).
+     * registered on (`app.use('/api/*', …)` → `/api`). A request outside it goes on to the app (`next()`).
      */
     prefix?: string;
 }
@@ -46,9 +46,15 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
     requireFunction(options?.getPrisma, 'getPrisma', 'createHonoHandler');
     const adapter = resolveAdapter(options, 'createHonoHandler');
     const prefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
-    return async (ctx) => {
+    return async (ctx, next) => {
         const pathname = pathnameOf(ctx.req.raw);
-        const path = withoutLeadingSlash(prefix !== undefined ? (stripPrefix(pathname, prefix) ?? pathname) : stripPatternSegments(pathname, routePattern(ctx)));
+        const rest = prefix !== undefined ? stripPrefix(pathname, prefix) : stripPatternSegments(pathname, routePattern(ctx));
+        if (rest === undefined) {
+            // outside `prefix` (`app.use('*', …)`): not the API's, the app's later routes answer it (or Hono's 404)
+            await next();
+            return;
+        }
+        const path = withoutLeadingSlash(rest);
         // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
         // the request's stream is used up, and Hono keeps a copy.
         const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));
