@@ -20,6 +20,7 @@ model Asset {
   owner     User    @relation(fields: [ownerId], references: [id])
   ownerId   Int
   label     String  @default('')
+  slug      String? @unique
   notes     Note[]
   assetType String
   @@delegate(assetType)
@@ -58,7 +59,7 @@ export async function seed(s: TestSchema): Promise<void> {
     await s.prisma.user.createMany({ data: [{ id: 1 }, { id: 2 }] });
     const ann = s.enhance({ id: 1 }) as never as Record<string, { create(args: unknown): Promise<unknown> }>;
     const image = (id: number, format: string, published = true) =>
-        ann.image.create({ data: { id, format, published, label: 'old', owner: { connect: { id: 1 } } } });
+        ann.image.create({ data: { id, format, published, label: 'old', slug: `${format}-${id}`, owner: { connect: { id: 1 } } } });
     await image(ASSET.png, 'png');
     await image(ASSET.keep, 'keep');
     await image(ASSET.locked, 'locked');

@@ -90,3 +90,45 @@ it('an upsert on the base type updates under the concrete model rules; a record 
     expect(hidden.body.errors[0]).toMatchObject({ code: 'invalid-payload', detail: expect.stringContaining('cannot be created directly') });
     expect(await labels(s)).toEqual({ ...ALL_OLD, [ASSET.png]: 'new' });
 });
+
+it('links of assets from the user side (they rewrite the asset rows) are a 400 that says where to change them', async () => {
+    const locked = [{ type: 'asset', id: ASSET.locked }];
+    const added = await call('POST', '/user/2/relationships/assets', { data: locked });
+    expect(added.status).toBe(400);
+    expect(added.body.errors[0]).toMatchObject({ code: 'invalid-payload', detail: expect.stringContaining("change it from the asset's side") });
+    expect((await call('DELETE', '/user/1/relationships/assets', { data: locked })).status).toBe(400);
+    const patched = await call('PATCH', '/user/2', { data: { type: 'user', relationships: { assets: { data: locked } } } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.errors[0].source).toEqual({ pointer: '/data/relationships/assets/data' });
+    expect((await call('POST', '/user', { data: { type: 'user', id: 3, relationships: { assets: { data: locked } } } })).status).toBe(400);
+    const owners = await s.prisma.asset.findMany({ select: { ownerId: true } });
+    expect(owners.every((o: { ownerId: number }) => o.ownerId === 1)).toBe(true);
+    expect(await s.prisma.user.count()).toBe(2);
+});
+
+describe('a concrete type without any delete rule beside one with its own', () => {
+    // the base model has no delete rule; images may be deleted unless kept; videos may never be
+    const ONLY_IMAGES = SCHEMA.replace("@@allow('update,delete', auth() != null)", "@@allow('update', auth() != null)").replace(
+        "@@deny('delete', format == 'keep')",
+        "@@allow('delete', format != 'keep')",
+    );
+    let base: TestSchema;
+    beforeAll(async () => {
+        base = s;
+        s = await loadSchema(ONLY_IMAGES);
+    });
+    beforeEach(async () => {
+        await seed(s);
+    });
+    afterAll(async () => {
+        await s.cleanup();
+        s = base;
+    });
+
+    it('DELETE /asset/:id deletes an image its model lets go (204), and refuses the others with nothing deleted', async () => {
+        expect((await call('DELETE', `/asset/${ASSET.png}`)).status).toBe(204);
+        expect((await call('DELETE', `/asset/${ASSET.keep}`)).status).toBe(403);
+        expect((await call('DELETE', `/asset/${ASSET.video}`)).status).toBe(403);
+        expect(Object.keys(await labels(s)).map(Number)).toEqual([ASSET.keep, ASSET.locked, ASSET.video, ASSET.hiddenLocked, ASSET.hiddenPng]);
+    });
+});

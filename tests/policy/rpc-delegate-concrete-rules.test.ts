@@ -73,11 +73,23 @@ function defineTests(provider: Provider): void {
             expect(Object.keys(await labels(s)).map(Number)).toEqual([ASSET.keep, ASSET.locked, ASSET.hiddenLocked]);
         });
 
-        it('a limit counts across the concrete models', async () => {
+        it('a limit on updateMany or deleteMany is refused (a concrete model ignores it on base fields)', async () => {
             if (!s) return;
-            const res = await ann('PATCH', '/asset/updateMany', { body: { where: { id: { in: [ASSET.png, ASSET.video, ASSET.hiddenPng] } }, data: { label: 'new' }, limit: 2 } });
-            expect(res.body).toEqual({ data: { count: 2 } });
-            expect(Object.values(await labels(s)).filter((l) => l === 'new')).toHaveLength(2);
+            const update = await ann('PATCH', '/asset/updateMany', { body: { data: { label: 'new' }, limit: 1 } });
+            expect(update.status).toBe(400);
+            expect(update.body.error.message).toContain('"limit" is not offered on updateMany of Asset records');
+            expect((await ann('DELETE', '/asset/deleteMany', { q: { limit: 1 } })).status).toBe(400);
+            expect(await labels(s)).toEqual(ALL_OLD);
+        });
+
+        it('a record named by a unique field of the base model is written through its concrete model by id', async () => {
+            if (!s) return;
+            const locked = await ann('PATCH', '/asset/update', { body: { where: { slug: `locked-${ASSET.locked}` }, data: { label: 'new' } } });
+            expect(locked.status).toBe(403);
+            const png = await ann('PATCH', '/asset/update', { body: { where: { slug: `png-${ASSET.png}` }, data: { label: 'new' }, select: { id: true, label: true } } });
+            expect(png.body).toEqual({ data: { id: ASSET.png, label: 'new' } });
+            expect((await ann('DELETE', '/asset/delete', { q: { where: { slug: `keep-${ASSET.keep}` } } })).status).toBe(403);
+            expect(await labels(s)).toEqual({ ...ALL_OLD, [ASSET.png]: 'new' });
         });
 
         it('a record the user cannot read: written under its concrete model rules, as ZenStack answers such a write', async () => {
@@ -138,6 +150,31 @@ function defineTests(provider: Provider): void {
             expect(res.status).toBe(400);
             expect(res.body.error.message).toContain(`a nested ${op} through "assets" writes Asset records`);
             expect(await labels(s)).toEqual(ALL_OLD);
+        });
+
+        it.each([
+            ['connect', { assets: { connect: { id: ASSET.locked } } }],
+            ['disconnect', { assets: { disconnect: { id: ASSET.locked } } }],
+            ['set', { assets: { set: [] } }],
+        ])('a nested %s from the side without the key (it rewrites the asset rows) is refused', async (op, data) => {
+            if (!s) return;
+            const res = await ann('PATCH', '/user/update', { body: { where: { id: op === 'connect' ? 2 : 1 }, data } });
+            expect(res.status).toBe(400);
+            expect(res.body.error.message).toContain(`a nested ${op} through "assets" changes Asset records`);
+            const owners = await s.prisma.asset.findMany({ select: { ownerId: true } });
+            expect(owners.every((o: { ownerId: number }) => o.ownerId === 1)).toBe(true);
+        });
+
+        it('the same link made from the asset side is an update under the concrete model rules', async () => {
+            if (!s) return;
+            const reassign = (id: number) => ann('PATCH', '/asset/update', { body: { where: { id }, data: { owner: { connect: { id: 2 } } } } });
+            expect((await reassign(ASSET.locked)).status).toBe(403);
+            expect((await reassign(ASSET.png)).status).toBe(200);
+            const owners = await s.prisma.asset.findMany({ where: { id: { in: [ASSET.png, ASSET.locked] } }, select: { id: true, ownerId: true }, orderBy: { id: 'asc' } });
+            expect(owners).toEqual([
+                { id: ASSET.png, ownerId: 2 },
+                { id: ASSET.locked, ownerId: 1 },
+            ]);
         });
 
         it('through a to-one relation too', async () => {

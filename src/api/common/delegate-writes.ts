@@ -1,5 +1,5 @@
 import { classifyError } from './errors';
-import { descendantsOf, type ModelDef, type ModelRegistry } from './model-registry';
+import { descendantsOf, idSelect, uniqueWhere, type ModelDef, type ModelRegistry } from './model-registry';
 
 /**
  * Writes through a `@@delegate` base model, and the rules of the models extending it.
@@ -33,16 +33,6 @@ function modelRules(registry: ModelRegistry, model: ModelDef, kind: WriteKind): 
     return (info?.attributes ?? []).filter((a) => (a.name === '@@allow' || a.name === '@@deny') && covers(a, kind)).length;
 }
 
-/** Whether a field `sub` adds to `base` has a field-level rule for updates. */
-function ownFieldUpdateRules(sub: ModelDef, base: ModelDef): boolean {
-    for (const field of sub.scalars.values()) {
-        if (base.fields.has(field.name)) continue;
-        const attributes = (field.info as { attributes?: Attribute[] }).attributes ?? [];
-        if (attributes.some((a) => (a.name === '@allow' || a.name === '@deny') && covers(a, 'update'))) return true;
-    }
-    return false;
-}
-
 const cache = new WeakMap<ModelRegistry, Map<string, boolean>>();
 
 /**
@@ -56,9 +46,8 @@ export function concreteRulesUnder(registry: ModelRegistry, base: ModelDef, kind
     let result = known.get(key);
     if (result === undefined) {
         const own = modelRules(registry, base, kind);
-        result = descendantsOf(registry, base).some(
-            (sub) => modelRules(registry, sub, kind) > own || (kind === 'update' && ownFieldUpdateRules(sub, base)),
-        );
+        // (field-level update rules of a concrete model's own fields do not count: the base model cannot write those)
+        result = descendantsOf(registry, base).some((sub) => modelRules(registry, sub, kind) > own);
         known.set(key, result);
     }
     return result;
@@ -72,35 +61,44 @@ export function leavesUnder(registry: ModelRegistry, base: ModelDef): ModelDef[]
 
 type Finder = { findUnique(args: Record<string, unknown>): Promise<unknown> };
 
+/** The unique filter a concrete model takes for the record: its id (a base model's other unique keys are not the concrete model's). */
+export type IdWhere = Record<string, unknown>;
+
 /**
- * Runs `attempt` with the concrete model of the record `where` names under `base`. The record's kind is read
- * from the discriminators under the read policy (`known` is then true); a record the user cannot read (or
- * that is not there) is tried on each concrete model in turn: the one that holds it answers, as ZenStack
- * would answer its write (checked, then perhaps not readable back), and on none the last "not found" is thrown.
+ * Runs `attempt` with the concrete model of the record `where` names under `base`. The record's kind (and id)
+ * is read from the discriminators under the read policy: `attempt` then gets `known` and the record's id filter.
+ * A record the user cannot read (or that is not there) is tried on each concrete model in turn: the model
+ * that holds it answers, as ZenStack would answer its write (checked, then perhaps not readable back), and on
+ * none the last "not found" is thrown.
  */
 export async function onConcreteModel<T>(
     client: unknown,
     registry: ModelRegistry,
     base: ModelDef,
     where: Record<string, unknown>,
-    attempt: (model: ModelDef, known: boolean) => Promise<T>,
+    attempt: (model: ModelDef, known: boolean, idWhere: IdWhere | undefined) => Promise<T>,
     isNotFound: (err: unknown) => boolean = (err) => classifyError(err).kind === 'not-found',
 ): Promise<T> {
     let model = base;
+    let idWhere: IdWhere | undefined;
     while (model.discriminator) {
         const finder = (client as Record<string, Finder>)[model.key];
-        const row = (await finder.findUnique({ where, select: { [model.discriminator]: true } })) as Record<string, unknown> | null;
+        const row = (await finder.findUnique({ where: idWhere ?? where, select: { ...idSelect(model), [model.discriminator]: true } })) as Record<
+            string,
+            unknown
+        > | null;
         const next = row ? registry.byName.get(String(row[model.discriminator])) : undefined;
-        if (!next || !next.baseTypes.includes(model.name)) break;
+        if (!row || !next || !next.baseTypes.includes(model.name)) break;
+        idWhere = uniqueWhere(next, row);
         model = next;
     }
-    if (model !== base && !model.discriminator) return attempt(model, true);
+    if (model !== base && !model.discriminator) return attempt(model, true, idWhere);
     const leaves = leavesUnder(registry, model);
-    if (leaves.length === 0) return attempt(model, model !== base);
+    if (leaves.length === 0) return attempt(model, false, idWhere);
     let missing: unknown;
     for (const leaf of leaves) {
         try {
-            return await attempt(leaf, false);
+            return await attempt(leaf, false, idWhere);
         } catch (err) {
             if (!isNotFound(err)) throw err;
             missing = err;

@@ -155,6 +155,16 @@ export function idSelect(model: ModelDef): Record<string, true> {
     return select;
 }
 
+/** The unique filter of a record from its id fields (`{ id }`, or `{ a_b: { a, b } }` for a compound id). */
+export function uniqueWhere(model: ModelDef, record: Record<string, unknown>): Record<string, unknown> {
+    if (model.idFields.length === 1) return { [model.idFields[0].name]: record[model.idFields[0].name] };
+    const names = model.idFields.map((f) => f.name);
+    const constraint = Object.values(model.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
+    const values: Record<string, unknown> = {};
+    for (const n of names) values[n] = record[n];
+    return { [constraint?.name ?? names.join('_')]: values };
+}
+
 /** The unique constraint named `name` (`id`, `email`, `a_b`), never one of the prototype's members (`toString`). */
 export function uniqueConstraint(model: ModelDef, name: string): { name: string; fields: string[] } | undefined {
     return Object.prototype.hasOwnProperty.call(model.uniqueConstraints, name) ? model.uniqueConstraints[name] : undefined;

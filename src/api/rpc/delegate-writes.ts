@@ -1,4 +1,4 @@
-import { concreteRulesUnder, leavesUnder, onConcreteModel, type WriteKind } from '../common/delegate-writes';
+import { concreteRulesUnder, leavesUnder, onConcreteModel, type IdWhere, type WriteKind } from '../common/delegate-writes';
 import { BadRequestError, classifyError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
@@ -27,30 +27,46 @@ export function writesThroughConcrete(call: Pick<PreparedCall, 'registry' | 'mod
     return !!kind && !!call.model.discriminator && concreteRulesUnder(call.registry, call.model, kind);
 }
 
+/** Nested writes that link or unlink records of the relation's target: from the side without the key they write the target's row. */
+const LINKS = ['connect', 'disconnect', 'set', 'connectOrCreate'];
+
 /**
- * A nested update or delete of records of such a base model (`user.update({ data: { assets: { delete } } })`)
- * is a 400: ZenStack makes it unchecked by the concrete models' rules, and it cannot be made through them
- * (the relation names the base model). Each can be written through its own model's operations. So is an
- * `updateManyAndReturn` through the base model: ZenStack leaves it to Prisma on the base table, unchecked,
- * and a concrete model's takes no base fields.
+ * What cannot be made through the concrete models is a 400 when they have rules of their own for it:
+ * - a nested update or delete of records of such a base model (`user.update({ data: { assets: { delete } } })`):
+ *   ZenStack makes it unchecked by the concrete models' rules, and it cannot be made through them (the relation
+ *   names the base model);
+ * - a link or unlink of such records from the side without the foreign key (`user.update({ data: { assets: {
+ *   connect } } })`), which updates their rows the same way; from the record's side (`asset.update({ data: { owner:
+ *   { connect } } })`) it is an update of the record, made through its concrete model;
+ * - an `updateManyAndReturn` through the base model (ZenStack leaves it to Prisma on the base table, unchecked),
+ *   and a `limit` on `updateMany`/`deleteMany` through it (a concrete model's ignores it on base fields).
+ * Each can be written through the record's own model.
  */
 export function refuseUncheckedBaseWrites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): void {
-    if (op === 'updateManyAndReturn' && model.discriminator && concreteRulesUnder(registry, model, 'update')) {
-        throw new BadRequestError(
-            `updateManyAndReturn of ${model.name} records is not offered: its concrete models have update rules of their own; use updateMany`,
-        );
+    if (model.discriminator && concreteRulesUnder(registry, model, KIND[op] ?? 'update')) {
+        if (op === 'updateManyAndReturn') {
+            throw new BadRequestError(`updateManyAndReturn of ${model.name} records is not offered: its concrete models have update rules of their own; use updateMany`);
+        }
+        if ((op === 'updateMany' || op === 'deleteMany') && args.limit !== undefined) {
+            throw new BadRequestError(`"limit" is not offered on ${op} of ${model.name} records, whose concrete models have rules of their own: make it through each concrete model`);
+        }
     }
     walkWrites(registry, model, op, args, ({ relation, target, ops }) => {
         if (!target.discriminator) return;
         for (const nested of Object.keys(ops)) {
-            const kind = KIND[nested];
-            if (!kind || ops[nested] === undefined || !concreteRulesUnder(registry, target, kind)) continue;
+            if (ops[nested] === undefined) continue;
+            const links = LINKS.includes(nested) && !relation.isOwner;
+            const kind = links ? 'update' : KIND[nested];
+            if (!kind || !concreteRulesUnder(registry, target, kind)) continue;
+            const own = leavesUnder(registry, target)
+                .map((m) => m.key)
+                .join(', ');
             throw new BadRequestError(
-                `a nested ${nested} through "${relation.name}" writes ${target.name} records, whose concrete models have ` +
-                    `${kind} rules of their own that it would not check: make it through the record's own model ` +
-                    `(${leavesUnder(registry, target)
-                        .map((m) => m.key)
-                        .join(', ')})`,
+                links
+                    ? `a nested ${nested} through "${relation.name}" changes ${target.name} records, whose concrete models have update rules ` +
+                          `of their own that it would not check: link them from their side (an update of the ${target.key}, or of its own model: ${own})`
+                    : `a nested ${nested} through "${relation.name}" writes ${target.name} records, whose concrete models have ` +
+                          `${kind} rules of their own that it would not check: make it through the record's own model (${own})`,
             );
         }
     });
@@ -60,42 +76,37 @@ type Run = (client: unknown, call: PreparedCall) => Promise<unknown>;
 
 /**
  * Makes `call`, a write through a base model, through its concrete models, on `tx` (a transaction): a
- * single-record write through the model of its record, a many-record one through each concrete model,
- * the counts added up. `run` makes one call (the usual path, in that transaction).
+ * single-record write through the model of its record, a many-record one through each concrete model, the
+ * counts added up (a `limit` is refused: see `refuseUncheckedBaseWrites`). `run` makes one call (the usual
+ * path, in that transaction).
  */
 export async function runThroughConcrete(tx: unknown, call: PreparedCall, run: Run): Promise<unknown> {
     const { registry, model, op, args } = call;
     const on = (target: ModelDef, changes: Partial<PreparedCall> = {}) => run(tx, { ...call, model: target, ...changes });
     if (op.name === 'updateMany' || op.name === 'deleteMany') {
-        return manyThroughConcrete(registry, model, args, (target, limit) => on(target, { args: limit === undefined ? args : { ...args, limit } }));
+        let count = 0;
+        for (const leaf of leavesUnder(registry, model)) {
+            const result = await on(leaf);
+            if (isObject(result) && typeof result.count === 'number') count += result.count;
+        }
+        return { count };
     }
+    // a concrete model takes its record by id (the base model's other unique keys are not its own): the record was
+    // found by the full filter under the read policy, in this transaction
     const where = isObject(args.where) ? args.where : {};
-    if (op.name !== 'upsert') return onConcreteModel(tx, registry, model, where, (target) => on(target));
+    const named = (idWhere: IdWhere | undefined) => (idWhere ? { ...args, where: idWhere } : args);
+    if (op.name !== 'upsert') return onConcreteModel(tx, registry, model, where, (target, _known, idWhere) => on(target, { args: named(idWhere) }));
     // an upsert: its update through the model of the record, found; else its create, which a base model refuses
     // (not the upsert itself: ZenStack would find a record the user cannot see and update it under the base's rules)
     const { where: w, update, create, ...shape } = args;
     try {
-        return await onConcreteModel(tx, registry, model, where, (target, known) =>
-            known ? on(target) : on(target, { op: findOperation('update')!, args: { ...shape, where: w, data: update } }),
+        return await onConcreteModel(tx, registry, model, where, (target, known, idWhere) =>
+            known
+                ? on(target, { args: named(idWhere) })
+                : on(target, { op: findOperation('update')!, args: { ...shape, where: idWhere ?? w, data: update } }),
         );
     } catch (err) {
         if (classifyError(err).kind !== 'not-found') throw err;
         return run(tx, { ...call, op: findOperation('create')!, args: { ...shape, data: create } });
     }
-}
-
-async function manyThroughConcrete(
-    registry: ModelRegistry,
-    model: ModelDef,
-    args: Args,
-    each: (target: ModelDef, limit: number | undefined) => Promise<unknown>,
-): Promise<unknown> {
-    const limit = typeof args.limit === 'number' ? args.limit : undefined;
-    let count = 0;
-    for (const leaf of leavesUnder(registry, model)) {
-        if (limit !== undefined && count >= limit) break;
-        const result = await each(leaf, limit === undefined ? undefined : limit - count);
-        if (isObject(result) && typeof result.count === 'number') count += result.count;
-    }
-    return { count };
 }

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../common/errors';
 import { hasOwn, isObject } from '../common/guards';
-import { comparableValue, idSelect, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
+import { comparableValue, idSelect, uniqueConstraint, uniqueWhere, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
 import { delegateOf, many, walkUpdates, type Step } from './write-walk';
@@ -144,15 +144,8 @@ function idKey(model: ModelDef, record: Data): string | undefined {
     return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
-/** The unique filter of a record from its id fields (`{ id }`, or `{ a_b: { a, b } }` for a compound id). */
-export function uniqueWhere(model: ModelDef, record: Data): Data {
-    if (model.idFields.length === 1) return { [model.idFields[0].name]: record[model.idFields[0].name] };
-    const names = model.idFields.map((f) => f.name);
-    const constraint = Object.values(model.uniqueConstraints).find((c) => c.fields.length === names.length && names.every((n) => c.fields.includes(n)));
-    const values: Data = {};
-    for (const n of names) values[n] = record[n];
-    return { [constraint?.name ?? names.join('_')]: values };
-}
+// the relation guards take `uniqueWhere` from here, beside the walk helpers
+export { uniqueWhere };
 
 /**
  * The id keys of the records the `set`s name (by id, or by another unique key: looked up, all sites together,

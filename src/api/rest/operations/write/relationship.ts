@@ -7,7 +7,7 @@ import type { RestRequest } from '../../request';
 import type { RestRelationship } from '../../schema';
 import { relationshipDocument } from '../read';
 import { updateRecord } from './replace';
-import { updateThroughConcrete } from './delegate-writes';
+import { refuseBaseLinks, updateThroughConcrete } from './delegate-writes';
 
 /**
  * POST (add), PATCH|PUT (replace) and DELETE (remove) on /:type/:id/relationships/:relationship,
@@ -29,6 +29,7 @@ async function changeRelationship(req: RestRequest, change: Change): Promise<Res
     const where = whereById(model, id, req.config.idDivider);
     const { data, identifiers, linkPointers } = parseRelationshipWrite(rel, req.body, change, req.config.idDivider);
     parseNoQuery(req);
+    refuseBaseLinks(req, model, data, linkPointers);
     // of a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
     const updated = await updateThroughConcrete(req, model, where, (target) => updateRecord(req, { model: target, where, id, identifiers, linkPointers }, data));
     // read back by the id the record has now: a to-one relationship may be part of a compound id

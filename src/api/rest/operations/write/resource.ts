@@ -16,7 +16,7 @@ import { prepare, selfLink } from './prepare';
 import { checkLinks, linksUnguarded } from './self-many-to-many';
 import { updateRecord } from './replace';
 import { readUpsertMeta, upsertResource } from './upsert';
-import { concreteTypesFor, updateThroughConcrete } from './delegate-writes';
+import { concreteTypesFor, deleteThroughConcrete, refuseBaseLinks, updateThroughConcrete } from './delegate-writes';
 
 /** POST /:type (create, or upsert with `meta.operation`), PATCH|PUT /:type/:id, DELETE /:type/:id. */
 
@@ -26,6 +26,7 @@ export async function createResource(req: RestRequest): Promise<Response> {
     const model = req.route.model;
     const { write, query, invalid } = prepare(req, model, 'create');
     if (invalid) return invalid;
+    refuseBaseLinks(req, model, write.data, write.linkPointers);
     // the write's own read-back (under the policy) is the record of the response document
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
@@ -57,6 +58,7 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     const where = whereById(model, id, req.config.idDivider);
     const { write, query, invalid } = prepare(req, model, 'update', where);
     if (invalid) return invalid;
+    refuseBaseLinks(req, model, write.data, write.linkPointers);
     const projection = projectionFor(model, query.include, query.fields, req.config);
     const update = (target: RestModel) =>
         updateRecord(req, { model: target, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
@@ -74,11 +76,7 @@ export async function deleteResource(req: RestRequest): Promise<Response> {
     // a model without any delete rule makes deleteMany throw at once: explained like any denial (404 when unreadable)
     // a @@delegate base type whose concrete types have delete rules of their own: through each of them
     const targets = concreteTypesFor(req, model, 'delete') ?? [model];
-    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, async () => {
-        let deleted = 0;
-        for (const target of targets) deleted += (await delegateOf(req, target).deleteMany({ where: idFieldValues(model, where) })).count;
-        return { count: deleted };
-    });
+    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, () => deleteThroughConcrete(req, targets, idFieldValues(model, where)));
     if (count === 0) {
         const explained = await explainFailure(req, { model, where, id, identifiers: [] });
         throw explained ?? new RestError('forbidden', 'denied by access policy', { ormCode: 'P2004', reason: 'ACCESS_POLICY_VIOLATION' });

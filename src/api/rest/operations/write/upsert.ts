@@ -9,7 +9,7 @@ import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { retryUpsertRace } from '../../../common/upsert-race';
 import { delegateOf, guardedWrite } from './guard';
-import { upsertThroughConcrete } from './delegate-writes';
+import { refuseBaseLinks, upsertThroughConcrete } from './delegate-writes';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
@@ -99,7 +99,8 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
     // an upsert that lost a race with another of the same key (a unique violation) runs again
-    const upsert = (target: RestModel): Promise<Record<string, unknown>> =>
+    refuseBaseLinks(req, model, { ...created.write.data, ...update.data }, pointers);
+    const upsert = (target: RestModel, where: Record<string, unknown>): Promise<Record<string, unknown>> =>
         retryUpsertRace(() =>
             Object.keys(update.data).some((k) => target.relationships.has(k)) || writesOwnedLinksAsKeys(target, created.write.data)
                 ? withLinkConflicts(target, { ...update.data, ...created.write.data }, pointers, () =>
