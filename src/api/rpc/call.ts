@@ -24,6 +24,7 @@ import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
+import { refuseUpsertRelationWrites } from './nested-upsert';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
@@ -89,6 +90,7 @@ export function prepareCall(
     checkArgStructure(registry, model, op.name, args);
     refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
+    refuseUpsertRelationWrites(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
     const prepared = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));

@@ -13,7 +13,7 @@ import { findNamedRecords, type NamedFilter } from './named-records';
  * user's record could detach every related record from it with `{ posts: { set: [] } }`.
  *
  * So the RPC handler never sends `set` on a relation: it finds every such `set` in the update paths
- * of the arguments (`update`, `upsert`, nested `update`/`upsert` at any depth), reads the current
+ * of the arguments (`update`, `upsert`, nested `update`/`upsert` at any depth; nested-upsert.ts refuses it in a nested upsert), reads the current
  * members the user can see through the same enhanced client and transaction, and sends the
  * difference as `disconnect` (members no longer listed: policy-checked) plus `connect` (members not
  * there yet: policy-checked). Members the user cannot see stay attached: the replacement replaces
