@@ -6,6 +6,7 @@ import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import { notStorableAsJson } from '../common/json-storable';
 import type { Args } from './input';
+import { isToOneLongForm } from './write-walk';
 
 /**
  * The object structure Prisma requires of filters and writes, checked against the model before the
@@ -195,7 +196,7 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
             case 'update':
                 objects(value, at, (item, p) => {
                     // to-many: `{ where, data }`; to-one: that form, or the data itself
-                    if (many || (isObject(item.data) && Object.keys(item).every((k) => k === 'where' || k === 'data'))) {
+                    if (many || isToOneLongForm(target, item)) {
                         if (many || item.where !== undefined) where(item.where, `${p}.where`);
                         checkData(c, target, item.data, `${p}.data`);
                     } else {

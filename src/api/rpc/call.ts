@@ -25,6 +25,7 @@ import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-di
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { refuseUpsertRelationWrites } from './nested-upsert';
+import { longFormToOneUpdates } from './to-one-long-form';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
@@ -93,7 +94,8 @@ export function prepareCall(
     refuseUpsertRelationWrites(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
-    const prepared = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
+    const filtered = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
+    const prepared = longFormToOneUpdates(registry, model, op.name, filtered);
     guardProtectedFields(registry, model, op.name, prepared);
     const orderSites = findOrderSites(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);

@@ -48,8 +48,7 @@ function visit(registry: ModelRegistry, model: ModelDef, value: unknown, path: s
         each('upsert', (item, p) => {
             if (!isObject(item)) return;
             visit(registry, target, item.create, at(p, 'create'), true, out);
-            if (relation.isArray) visit(registry, target, item.update, at(p, 'update'), false, out);
-            else visit(registry, target, ...toOneUpdate(target, item.update, at(p, 'update')), false, out);
+            visit(registry, target, item.update, at(p, 'update'), false, out);
         });
         each('updateMany', (item, p) => isObject(item) && visit(registry, target, item.data, at(p, 'data'), false, out));
         if (relation.isArray) each('update', (item, p) => isObject(item) && visit(registry, target, item.data, at(p, 'data'), false, out));

@@ -1,4 +1,4 @@
-import { isObject, many } from '../common/guards';
+import { isObject, isPlainObject, many } from '../common/guards';
 import type { ModelDef, ModelRegistry, RelationField } from '../common/model-registry';
 import type { Args } from './input';
 
@@ -47,9 +47,19 @@ export function isMatchingNothing(target: ModelDef, condition: unknown): boolean
     return isObject(onId) && Object.keys(onId).length === 1 && Array.isArray(onId.in) && onId.in.length === 0;
 }
 
-/** A to-one nested `update`/`upsert.update` is either the data itself or `{ where?, data }`. */
+/**
+ * Whether a to-one nested `update` is Prisma's `{ where?, data }` form rather than the data itself. On a model with a
+ * field named `data` both may read alike: Prisma takes the long form only when its `data` holds fields of the model,
+ * so `{ data: 'x' }`, `{ data: { set: 'x' } }` or `{ data: <Json value> }` are the data itself (to-one-long-form.ts).
+ */
+export function isToOneLongForm(target: ModelDef, value: unknown): value is { where?: unknown; data: Data } {
+    if (!isObject(value) || !isPlainObject(value.data) || !Object.keys(value).every((k) => k === 'where' || k === 'data')) return false;
+    return !target.fields.has('data') || Object.keys(value.data).every((k) => target.fields.has(k));
+}
+
+/** A to-one nested `update` is either the data itself or `{ where?, data }` (a to-one `upsert.update` is always the data). */
 export function toOneData(target: ModelDef, value: unknown): unknown {
-    return isObject(value) && isObject(value.data) && !target.fields.has('data') ? value.data : value;
+    return isToOneLongForm(target, value) ? value.data : value;
 }
 
 type Visit = (write: RelationWrite) => void;
@@ -83,7 +93,7 @@ function walk(registry: ModelRegistry, model: ModelDef, data: unknown, place: Pl
             if (ops.update !== undefined) into(toOneData(target, ops.update), { path: path && [...path, { relation }], conditional });
             if (isObject(ops.upsert)) {
                 if (creates) into(ops.upsert.create, onCondition(undefined));
-                into(toOneData(target, ops.upsert.update), onCondition(path && [...path, { relation }]));
+                into(ops.upsert.update, onCondition(path && [...path, { relation }]));
             }
         }
     }
