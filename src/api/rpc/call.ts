@@ -26,6 +26,7 @@ import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { refuseUpsertRelationWrites } from './nested-upsert';
 import { longFormToOneUpdates } from './to-one-long-form';
+import { writeDatesAsDates } from './write-dates';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
@@ -95,7 +96,7 @@ export function prepareCall(
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
     const filtered = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
-    const prepared = longFormToOneUpdates(registry, model, op.name, filtered);
+    const prepared = writeDatesAsDates(registry, model, op.name, longFormToOneUpdates(registry, model, op.name, filtered));
     guardProtectedFields(registry, model, op.name, prepared);
     const orderSites = findOrderSites(registry, model, op.name, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
