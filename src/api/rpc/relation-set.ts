@@ -85,6 +85,17 @@ export function copyTree(value: unknown): unknown {
     return out;
 }
 
+/**
+ * `args` rewritten by `pass` in a copy, or `args` itself when nothing needs it: `pass(args, false)` only tells
+ * whether anything would change, `pass(copy, true)` changes the copy.
+ */
+export function rewrittenCopy<T>(args: T, pass: (args: T, apply: boolean) => boolean): T {
+    if (!pass(args, false)) return args;
+    const copy = copyTree(args) as T;
+    pass(copy, true);
+    return copy;
+}
+
 /** Whether `key: value` of a unique filter is a compound key (`a_b: { a, b }`). */
 export function isCompoundKey(model: ModelDef, key: string, value: unknown): boolean {
     const constraint = uniqueConstraint(model, key);

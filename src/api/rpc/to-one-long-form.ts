@@ -1,7 +1,7 @@
 import { isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
-import { copyTree } from './relation-set';
+import { rewrittenCopy } from './relation-set';
 import { isToOneLongForm, walkUpdates } from './write-walk';
 
 /**
@@ -31,8 +31,5 @@ function rewrite(registry: ModelRegistry, model: ModelDef, op: string, args: Arg
 
 /** The arguments with every misread short-form to-one `update` in the long form (in a copy), or the arguments themselves when none is. */
 export function longFormToOneUpdates(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Args {
-    if (!rewrite(registry, model, op, args, false)) return args;
-    const copy = copyTree(args) as Args;
-    rewrite(registry, model, op, copy, true);
-    return copy;
+    return rewrittenCopy(args, (a, apply) => rewrite(registry, model, op, a, apply));
 }

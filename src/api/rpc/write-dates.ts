@@ -2,7 +2,7 @@ import { decodeDate } from '../common/codec';
 import { isPlainObject } from '../common/guards';
 import type { ModelDef, ModelRegistry, ScalarField } from '../common/model-registry';
 import type { Args } from './input';
-import { copyTree } from './relation-set';
+import { rewrittenCopy } from './relation-set';
 import { writeRecords } from './write-records';
 
 /**
@@ -68,8 +68,5 @@ function convert(registry: ModelRegistry, model: ModelDef, op: string, args: Arg
 
 /** The arguments with the DateTime strings of their write data as `Date`s (in a copy), or the arguments themselves when they hold none. */
 export function writeDatesAsDates(registry: ModelRegistry, model: ModelDef, op: string, args: Args): Args {
-    if (!convert(registry, model, op, args, false)) return args;
-    const copy = copyTree(args) as Args;
-    convert(registry, model, op, copy, true);
-    return copy;
+    return rewrittenCopy(args, (a, apply) => convert(registry, model, op, a, apply));
 }
