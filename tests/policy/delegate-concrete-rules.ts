@@ -20,7 +20,7 @@ model Asset {
   owner     User    @relation(fields: [ownerId], references: [id])
   ownerId   Int
   label     String  @default('')
-  slug      String? @unique
+  slug      String  @unique @default(cuid())
   notes     Note[]
   assetType String
   @@delegate(assetType)
@@ -63,7 +63,7 @@ export async function seed(s: TestSchema): Promise<void> {
     await image(ASSET.png, 'png');
     await image(ASSET.keep, 'keep');
     await image(ASSET.locked, 'locked');
-    await ann.video.create({ data: { id: ASSET.video, published: true, label: 'old', owner: { connect: { id: 1 } } } });
+    await ann.video.create({ data: { id: ASSET.video, published: true, label: 'old', slug: `video-${ASSET.video}`, owner: { connect: { id: 1 } } } });
     await image(ASSET.hiddenLocked, 'locked', false);
     await image(ASSET.hiddenPng, 'png', false);
 }

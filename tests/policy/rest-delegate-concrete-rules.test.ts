@@ -132,3 +132,12 @@ describe('a concrete type without any delete rule beside one with its own', () =
         expect(Object.keys(await labels(s)).map(Number)).toEqual([ASSET.keep, ASSET.locked, ASSET.video, ASSET.hiddenLocked, ASSET.hiddenPng]);
     });
 });
+
+it('a base type whose resource id is another unique field (externalIdMapping) is written through its concrete type by id', async () => {
+    const bySlug = RestApiHandler({ endpoint: 'http://localhost/api', externalIdMapping: { asset: 'slug' } });
+    const patch = async (slug: string) =>
+        bySlug({ method: 'PATCH', path: `/asset/${slug}`, query: {}, requestBody: relabel('asset'), prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, zodSchemas: s.zodSchemas, logger: null });
+    expect((await patch(`locked-${ASSET.locked}`)).status).toBe(403);
+    expect((await patch(`png-${ASSET.png}`)).status).toBe(200);
+    expect(await labels(s)).toEqual({ ...ALL_OLD, [ASSET.png]: 'new' });
+});

@@ -6,9 +6,9 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 
 /**
- * `PATCH`, `DELETE` and upserts of a resource of a `@@delegate` base type (`/asset/3`), and changes of its relationships, whose concrete models have
- * rules of their own for the write: made through the concrete models, which ZenStack checks (through the
- * base model it checks the base's rules only; see common/delegate-writes.ts).
+ * `PATCH`, `DELETE` and upserts of a resource of a `@@delegate` base type (`/asset/3`), and changes of its
+ * relationships, whose concrete models have rules of their own for the write: made through the concrete models,
+ * which ZenStack checks (through the base model it checks the base's rules only; see common/delegate-writes.ts).
  */
 
 /** The concrete types a write of `kind` on `model` goes through, or undefined when it goes through `model` itself. */
@@ -23,13 +23,18 @@ function isResourceNotFound(err: unknown): boolean {
 }
 
 /**
- * Runs `update` with `model`, or, for a base type whose concrete types have update rules of their own, with
- * the concrete type of the record `where` names (see `onConcreteModel`).
+ * Runs `update` with `model` and `where`, or, for a base type whose concrete types have update rules of their own,
+ * with the concrete type of the record `where` names and, when the user can see it, its id (see `onConcreteModel`).
  */
-export function updateThroughConcrete<T>(req: RestRequest, model: RestModel, where: Record<string, unknown>, update: (target: RestModel) => Promise<T>): Promise<T> {
-    if (!concreteTypesFor(req, model, 'update')) return update(model);
+export function updateThroughConcrete<T>(
+    req: RestRequest,
+    model: RestModel,
+    where: Record<string, unknown>,
+    update: (target: RestModel, where: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
+    if (!concreteTypesFor(req, model, 'update')) return update(model, where);
     const { registry, byKey } = req.schema;
-    return onConcreteModel(req.prisma, registry, model.def, where, (def) => update(byKey.get(def.key)!), isResourceNotFound);
+    return onConcreteModel(req.prisma, registry, model.def, where, (def, _known, idWhere) => update(byKey.get(def.key)!, idWhere ?? where), isResourceNotFound);
 }
 
 /**

@@ -31,7 +31,9 @@ async function changeRelationship(req: RestRequest, change: Change): Promise<Res
     parseNoQuery(req);
     refuseBaseLinks(req, model, data, linkPointers);
     // of a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
-    const updated = await updateThroughConcrete(req, model, where, (target) => updateRecord(req, { model: target, where, id, identifiers, linkPointers }, data));
+    const updated = await updateThroughConcrete(req, model, where, (target, targetWhere) =>
+        updateRecord(req, { model: target, where: targetWhere, id, identifiers, linkPointers }, data),
+    );
     // read back by the id the record has now: a to-one relationship may be part of a compound id
     return relationshipDocument(req, model, whereByIdValues(model, updated), rel, 200);
 }

@@ -60,8 +60,8 @@ export async function updateResource(req: RestRequest): Promise<Response> {
     if (invalid) return invalid;
     refuseBaseLinks(req, model, write.data, write.linkPointers);
     const projection = projectionFor(model, query.include, query.fields, req.config);
-    const update = (target: RestModel) =>
-        updateRecord(req, { model: target, where, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
+    const update = (target: RestModel, targetWhere: Record<string, unknown>) =>
+        updateRecord(req, { model: target, where: targetWhere, id, identifiers: write.identifiers, linkPointers: write.linkPointers }, write.data, projection);
     // a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
     const updated = await updateThroughConcrete(req, model, where, update);
     return renderResourceDocument(req, model, updated, query, 200);
