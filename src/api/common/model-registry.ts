@@ -39,6 +39,8 @@ export interface ScalarField {
      * ordering, grouping or aggregating by it would reveal values the user may not read.
      */
     readProtected: boolean;
+    /** A field-level `@allow`/`@deny` of updates (`update`, `post-update` or `all`). */
+    updateRuled: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
     /** A native uuid column (`@db.Uuid`): the database compares its values case-insensitively and answers them lower-case. */
@@ -206,10 +208,20 @@ function hasAttribute(field: FieldInfo, name: string): boolean {
 
 type Attribute = NonNullable<FieldInfo['attributes']>[number];
 
+/** Whether a policy attribute's operations include one of `ops`. */
+function coversAny(a: Attribute, ops: readonly string[]): boolean {
+    const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
+    return typeof op === 'string' && op.split(',').some((o) => ops.includes(o.trim()));
+}
+
 /** Whether a policy attribute's operations include read (`read`, or `all`). */
 function coversRead(a: Attribute): boolean {
-    const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
-    return typeof op === 'string' && op.split(',').some((o) => ['read', 'all'].includes(o.trim()));
+    return coversAny(a, ['read', 'all']);
+}
+
+/** A field-level `@allow`/`@deny` whose operations include updates. */
+function hasUpdateRule(field: FieldInfo): boolean {
+    return !!field.attributes?.some((a) => (a.name === '@allow' || a.name === '@deny') && coversAny(a, ['update', 'post-update', 'all']));
 }
 
 /** A field-level `@allow`/`@deny` whose operations include read (or all). */
@@ -296,6 +308,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 hasDefault: hasAttribute(field, '@default'),
                 relationField: field.relationField,
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
+                updateRuled: hasUpdateRule(field),
                 omitted,
                 isUuid: hasAttribute(field, '@db.Uuid'),
                 isCitext: hasAttribute(field, '@db.Citext'),

@@ -25,6 +25,7 @@ import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-di
 import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { refuseUpsertRelationWrites } from './nested-upsert';
+import { refuseRuledNestedUpdateMany } from './nested-update-many';
 import { longFormToOneUpdates } from './to-one-long-form';
 import { writeDatesAsDates } from './write-dates';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
@@ -93,6 +94,7 @@ export function prepareCall(
     refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     refuseUpsertRelationWrites(registry, model, op.name, args);
+    refuseRuledNestedUpdateMany(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
     const filtered = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
