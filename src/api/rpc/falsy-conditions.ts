@@ -1,6 +1,6 @@
 import { hasOwn, isObject } from '../common/guards';
 import { LOGICAL, reject, RELATION_FILTERS, target, type Walk } from '../common/filter-guard';
-import { uniqueConstraint, type ModelDef, type ModelRegistry } from '../common/model-registry';
+import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { SINGLE_RECORD_WRITES } from './write-filters';
 
@@ -32,6 +32,22 @@ function put(copy: Copy, original: Record<string, unknown>, key: string, value: 
     copy.out[key] = value;
 }
 
+/**
+ * `profile: null`, `{ is: null }` or `{ isNot: null }` on a to-one relation from the side without the key, to a model
+ * not everyone may read in full: ZenStack adds the related read rule to a truthy condition only, so these matched by
+ * the related row whatever its rule (`isNot: null` told that a user has a profile the caller may not see, which
+ * `include` answers as `null`). They become the guarded `{ isNot: {} }` and `{ is: {} }`: a related record the user
+ * cannot read is no related record, as everywhere else.
+ */
+function nullOnHiddenPartner(w: Walk, field: RelationField, value: unknown): Record<string, unknown> | undefined {
+    if (field.isArray || field.isOwner || target(w, field)?.model.readableByAll !== false) return undefined;
+    if (value === null) return { isNot: {} };
+    if (!isObject(value) || Object.keys(value).length !== 1) return undefined;
+    if (hasOwn(value, 'is') && value.is === null) return { isNot: {} };
+    if (hasOwn(value, 'isNot') && value.isNot === null) return { is: {} };
+    return undefined;
+}
+
 /** The filter with its falsy conditions on protected fields in guarded form, at every position ZenStack guards. */
 export function guardFalsyWhere(w: Walk, where: unknown): unknown {
     if (!isObject(where)) return where;
@@ -47,6 +63,11 @@ export function guardFalsyWhere(w: Walk, where: unknown): unknown {
         }
         if (value === null && field.readProtected && !field.isArray) {
             put(copy, where, key, { is: null });
+            continue;
+        }
+        const hiddenPartner = nullOnHiddenPartner(w, field, value);
+        if (hiddenPartner) {
+            put(copy, where, key, hiddenPartner);
             continue;
         }
         const next = target(w, field);
@@ -136,10 +157,24 @@ function guardShape(w: Walk, args: Record<string, unknown>, withWhere: boolean):
     return copy.out ?? args;
 }
 
+const partners = new WeakMap<ModelRegistry, boolean>();
+
+/** Whether a model has a to-one relation without the key to a model not everyone may read in full (see `nullOnHiddenPartner`). */
+function hasHiddenPartners(registry: ModelRegistry): boolean {
+    let known = partners.get(registry);
+    if (known === undefined) {
+        known = [...registry.models.values()].some((m) =>
+            [...m.relations.values()].some((r) => !r.isArray && !r.isOwner && registry.models.get(r.targetKey)?.readableByAll === false),
+        );
+        partners.set(registry, known);
+    }
+    return known;
+}
+
 /** One call's arguments with the conditions above in guarded form (the same object when none changes). */
 export function guardFalsyConditions(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
     // `check` evaluates its `where` against the rules, without the database: plain values only
-    if (opName === 'check' || !registry.hasReadProtectedFields) return args;
+    if (opName === 'check' || !(registry.hasReadProtectedFields || hasHiddenPartners(registry))) return args;
     const w: Walk = { registry, model };
     let unique = args;
     if (opName === 'findUnique' && isObject(args.where)) {

@@ -142,7 +142,11 @@ function relationCondition(rel: RestRelationship, param: FilterParam, ctx: Filte
         if (!rel.field.isOptional) {
             throw invalid(param, `$isNull does not apply to "${name}": it is a required relationship, never null`);
         }
-        return parseBooleanFlag(param.value, param.parameter) ? { [name]: { is: null } } : { [name]: { isNot: null } };
+        const isNull = parseBooleanFlag(param.value, param.parameter);
+        // from the side without the key, to a model not everyone may read in full, in the form ZenStack guards: its
+        // null conditions match by the related row whatever its read rule (`is: null` told who has a hidden profile)
+        if (!rel.field.isOwner && !rel.target.def.readableByAll) return { [name]: isNull ? { isNot: {} } : { is: {} } };
+        return isNull ? { [name]: { is: null } } : { [name]: { isNot: null } };
     }
     if (param.op === 'isEmpty' && rel.isArray) {
         return parseBooleanFlag(param.value, param.parameter) ? { [name]: { none: {} } } : { [name]: { some: {} } };
