@@ -14,25 +14,6 @@ import { descendantsOf, idSelect, uniqueWhere, type ModelDef, type ModelRegistry
 
 export type WriteKind = 'update' | 'delete';
 
-type Attribute = { name: string; args: Array<{ name?: string; value?: unknown }> };
-
-/** The operations a policy attribute names (`'create,update'`, `'all'`). */
-function operationsOf(a: Attribute): string[] {
-    const op = a.args.find((arg) => arg.name === 'operation')?.value ?? a.args[0]?.value;
-    return typeof op === 'string' ? op.split(',').map((o) => o.trim()) : [];
-}
-
-function covers(a: Attribute, kind: WriteKind): boolean {
-    const ops = operationsOf(a);
-    return ops.includes('all') || ops.includes(kind) || (kind === 'update' && ops.includes('post-update'));
-}
-
-/** How many model-level rules (`@@allow`, `@@deny`) a model has for `kind`, those it takes from its base included. */
-function modelRules(registry: ModelRegistry, model: ModelDef, kind: WriteKind): number {
-    const info = registry.modelMeta.models[model.key] as { attributes?: Attribute[] } | undefined;
-    return (info?.attributes ?? []).filter((a) => (a.name === '@@allow' || a.name === '@@deny') && covers(a, kind)).length;
-}
-
 const cache = new WeakMap<ModelRegistry, Map<string, boolean>>();
 
 /**
@@ -45,18 +26,29 @@ export function concreteRulesUnder(registry: ModelRegistry, base: ModelDef, kind
     const key = `${base.key}:${kind}`;
     let result = known.get(key);
     if (result === undefined) {
-        const own = modelRules(registry, base, kind);
         // (field-level update rules of a concrete model's own fields do not count: the base model cannot write those)
-        result = descendantsOf(registry, base).some((sub) => modelRules(registry, sub, kind) > own);
+        result = descendantsOf(registry, base).some((sub) => sub.writeRules[kind] > base.writeRules[kind]);
         known.set(key, result);
     }
     return result;
 }
 
-/** The models under `base` that hold rows of their own: those nothing extends (a `@@delegate` model is never created directly). */
+const leaves = new WeakMap<ModelRegistry, Map<string, ModelDef[]>>();
+
+/**
+ * The models under `base` that hold rows of their own: those nothing extends (a `@@delegate` model is never created
+ * directly). Computed once per model.
+ */
 export function leavesUnder(registry: ModelRegistry, base: ModelDef): ModelDef[] {
-    const below = descendantsOf(registry, base);
-    return below.filter((m) => !below.some((other) => other.baseTypes.includes(m.name)));
+    let known = leaves.get(registry);
+    if (!known) leaves.set(registry, (known = new Map()));
+    let found = known.get(base.key);
+    if (!found) {
+        const below = descendantsOf(registry, base);
+        found = below.filter((m) => !below.some((other) => other.baseTypes.includes(m.name)));
+        known.set(base.key, found);
+    }
+    return found;
 }
 
 type Finder = { findUnique(args: Record<string, unknown>): Promise<unknown> };

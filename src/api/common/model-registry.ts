@@ -88,6 +88,11 @@ export interface RelationField {
      * it, which the policy engine does not check); when it may not, the change fails.
      */
     otherSideOptional: boolean;
+    /**
+     * To-one, from the side without the key, to a model not everyone may read in full: ZenStack adds the related read
+     * rule to a truthy condition on it only, so a `null` one matches by a related row the user may not read.
+     */
+    nullMatchesHidden: boolean;
     /** Field-level read rules on the relation itself. */
     readProtected: boolean;
     info: FieldInfo;
@@ -120,6 +125,8 @@ export interface ModelDef {
     hasToMany: boolean;
     /** Everyone may read every row (`@@allow('read', true)`, no read `@@deny`): counting its rows reveals nothing. */
     readableByAll: boolean;
+    /** How many model-level rules (`@@allow`/`@@deny`) it has for updates and for deletes, those it takes from a base model included. */
+    writeRules: Readonly<Record<'update' | 'delete', number>>;
     /**
      * A field has a read rule that overrides the model's (`@allow('read', condition, true)`): ZenStack lets a
      * filter made only of such fields reach rows the model's read rule hides (see `common/read-override.ts`).
@@ -148,6 +155,8 @@ export interface ModelRegistry {
     readonly hasReadProtectedFields: boolean;
     /** Whether any model has a field whose read rule overrides the model's (`ModelDef.hasReadOverrides`). */
     readonly hasReadOverrides: boolean;
+    /** A relation has `nullMatchesHidden`. */
+    readonly hasNullMatchingHidden: boolean;
 }
 
 /** `{ id: true }` (every id field of a compound id): the smallest select that tells whether a record is there; a new object per call, as the ORM may change what it is given. */
@@ -217,6 +226,11 @@ function coversAny(a: Attribute, ops: readonly string[]): boolean {
 /** Whether a policy attribute's operations include read (`read`, or `all`). */
 function coversRead(a: Attribute): boolean {
     return coversAny(a, ['read', 'all']);
+}
+
+/** How many model-level `@@allow`/`@@deny` name one of `ops`. */
+function modelRules(attributes: readonly Attribute[] | undefined, ops: readonly string[]): number {
+    return (attributes ?? []).filter((a) => (a.name === '@@allow' || a.name === '@@deny') && coversAny(a, ops)).length;
 }
 
 /** A field-level `@allow`/`@deny` whose operations include updates. */
@@ -289,6 +303,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 manyToMany: false,
                 unguardedManyToMany: false,
                 otherSideOptional: false,
+                nullMatchesHidden: false,
                 readProtected: hasReadRule(field),
                 info: field,
             };
@@ -340,6 +355,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         uniqueConstraints: info.uniqueConstraints ?? {},
         hasToMany: [...relations.values()].some((r) => r.isArray),
         readableByAll: readableByAll(info.attributes),
+        writeRules: { update: modelRules(info.attributes, ['update', 'post-update', 'all']), delete: modelRules(info.attributes, ['delete', 'all']) },
         hasReadOverrides: Object.values(info.fields).some(hasReadOverride),
         baseTypes: info.baseTypes ?? [],
         discriminator: (info as { discriminator?: string }).discriminator,
@@ -373,6 +389,7 @@ function linkBackSides(models: ReadonlyMap<string, ModelDef>): void {
             rel.manyToMany = rel.isArray && other.isArray;
             rel.unguardedManyToMany = rel.manyToMany && !rel.isOwner && !other.isOwner;
             rel.otherSideOptional = other.isOptional;
+            rel.nullMatchesHidden = !rel.isArray && !rel.isOwner && models.get(rel.targetKey)?.readableByAll === false;
         }
     }
 }
@@ -398,6 +415,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             find: (segment) => models.get(segment) ?? byName.get(segment) ?? models.get(lowerCaseFirst(segment)),
             hasReadProtectedFields: [...models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected)),
             hasReadOverrides: [...models.values()].some((m) => m.hasReadOverrides),
+            hasNullMatchingHidden: [...models.values()].some((m) => [...m.relations.values()].some((r) => r.nullMatchesHidden)),
         };
         cache.set(modelMeta, registry);
     }

@@ -39,8 +39,8 @@ function put(copy: Copy, original: Record<string, unknown>, key: string, value: 
  * `include` answers as `null`). They become the guarded `{ isNot: {} }` and `{ is: {} }`: a related record the user
  * cannot read is no related record, as everywhere else.
  */
-function nullOnHiddenPartner(w: Walk, field: RelationField, value: unknown): Record<string, unknown> | undefined {
-    if (field.isArray || field.isOwner || target(w, field)?.model.readableByAll !== false) return undefined;
+function nullOnHiddenPartner(field: RelationField, value: unknown): Record<string, unknown> | undefined {
+    if (!field.nullMatchesHidden) return undefined;
     if (value === null) return { isNot: {} };
     if (!isObject(value) || Object.keys(value).length !== 1) return undefined;
     if (hasOwn(value, 'is') && value.is === null) return { isNot: {} };
@@ -65,7 +65,7 @@ export function guardFalsyWhere(w: Walk, where: unknown): unknown {
             put(copy, where, key, { is: null });
             continue;
         }
-        const hiddenPartner = nullOnHiddenPartner(w, field, value);
+        const hiddenPartner = nullOnHiddenPartner(field, value);
         if (hiddenPartner) {
             put(copy, where, key, hiddenPartner);
             continue;
@@ -157,24 +157,10 @@ function guardShape(w: Walk, args: Record<string, unknown>, withWhere: boolean):
     return copy.out ?? args;
 }
 
-const partners = new WeakMap<ModelRegistry, boolean>();
-
-/** Whether a model has a to-one relation without the key to a model not everyone may read in full (see `nullOnHiddenPartner`). */
-function hasHiddenPartners(registry: ModelRegistry): boolean {
-    let known = partners.get(registry);
-    if (known === undefined) {
-        known = [...registry.models.values()].some((m) =>
-            [...m.relations.values()].some((r) => !r.isArray && !r.isOwner && registry.models.get(r.targetKey)?.readableByAll === false),
-        );
-        partners.set(registry, known);
-    }
-    return known;
-}
-
 /** One call's arguments with the conditions above in guarded form (the same object when none changes). */
 export function guardFalsyConditions(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
     // `check` evaluates its `where` against the rules, without the database: plain values only
-    if (opName === 'check' || !(registry.hasReadProtectedFields || hasHiddenPartners(registry))) return args;
+    if (opName === 'check' || !(registry.hasReadProtectedFields || registry.hasNullMatchingHidden)) return args;
     const w: Walk = { registry, model };
     let unique = args;
     if (opName === 'findUnique' && isObject(args.where)) {

@@ -145,7 +145,7 @@ function relationCondition(rel: RestRelationship, param: FilterParam, ctx: Filte
         const isNull = parseBooleanFlag(param.value, param.parameter);
         // from the side without the key, to a model not everyone may read in full, in the form ZenStack guards: its
         // null conditions match by the related row whatever its read rule (`is: null` told who has a hidden profile)
-        if (!rel.field.isOwner && !rel.target.def.readableByAll) return { [name]: isNull ? { isNot: {} } : { is: {} } };
+        if (rel.field.nullMatchesHidden) return { [name]: isNull ? { isNot: {} } : { is: {} } };
         return isNull ? { [name]: { is: null } } : { [name]: { isNot: null } };
     }
     if (param.op === 'isEmpty' && rel.isArray) {
