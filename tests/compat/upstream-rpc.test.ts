@@ -84,6 +84,7 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         ['Decimal and DateTime range filters sent as typed values', { method: 'GET', path: '/allTypes/count', q: { where: { decimal: { gt: '12.3' }, dateTime: { lte: AT.toISOString() } } }, meta: { serialization: { values: { 'where.decimal.gt': [['custom', 'Decimal']], 'where.dateTime.lte': ['Date'] } } } }],
         ['findFirst with no match (null)', { method: 'GET', path: '/post/findFirst', user: 2, q: { where: { title: 'nothing' } } }],
         ['a BigInt filter sent as typed value', { method: 'GET', path: '/allTypes/findMany', q: { where: { bigInt: '9007199254740993' } }, meta: { serialization: { values: { 'where.bigInt': ['bigint'] } } } }],
+        ['typed values whose metadata is the "meta" member of q, the envelope of a body', { method: 'GET', path: '/allTypes/findMany', q: { where: { bigInt: '9007199254740993', dateTime: AT.toISOString() }, select: { id: true }, meta: { serialization: { values: { 'where.bigInt': ['bigint'], 'where.dateTime': ['Date'] } } } } }],
     ];
 
     it.each(READS)('%s', async (_name, call) => {
@@ -102,6 +103,7 @@ describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
         ['a nested create and connectOrCreate, answered with an include', { method: 'POST', path: '/post/create', user: 1, body: { data: { id: 10, title: 'Nested', createdAt: AT.toISOString(), authorId: 1, comments: { create: [{ id: 10, content: 'first' }], connectOrCreate: [{ where: { id: 11 }, create: { id: 11, content: 'second' } }] } }, include: { comments: { orderBy: { id: 'asc' } } }, meta: { serialization: { values: { 'data.createdAt': ['Date'] } } } } }],
         ['a nested update and deleteMany through a relation', { method: 'PATCH', path: '/post/update', user: 1, body: { where: { id: 10 }, data: { comments: { update: { where: { id: 10 }, data: { content: 'edited' } }, deleteMany: { id: 11 } } }, select: { id: true, comments: { select: { id: true, content: true } } } } }],
         ['deleteMany', { method: 'DELETE', path: '/comment/deleteMany', user: 1, q: { where: { id: 6 } } }],
+        ['deleteMany whose typed filter has its metadata as the "meta" member of q', { method: 'DELETE', path: '/allTypes/deleteMany', q: { where: { dateTime: { lt: '2000-01-01T00:00:00.000Z' } }, meta: { serialization: { values: { 'where.dateTime.lt': ['Date'] } } } } }],
         ['delete', { method: 'DELETE', path: '/post/delete', user: 1, q: { where: { id: 4 }, select: { id: true } } }],
     ];
 

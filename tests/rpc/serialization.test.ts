@@ -120,6 +120,19 @@ describe('input', () => {
         expect(miss.body.data).toEqual([]);
     });
 
+    it('takes the metadata as the "meta" member of q too (the envelope of a body), but not in both places', async () => {
+        const row = await seedRow('inner-meta');
+        const { q, meta } = encodeQuery({ where: { string: 'inner-meta', bigInt: BIG, dateTime: WHEN } }) as { q: Record<string, unknown>; meta: unknown };
+        const inner = { ...q, select: { id: true }, meta };
+        expect((await call('GET', '/allTypes/findMany', { q: inner })).body).toEqual({ data: [{ id: row.id }] });
+        const twice = await call('GET', '/allTypes/findMany', { q: inner, meta });
+        expect(twice.status).toBe(400);
+        expect(twice.body.error.message).toMatch(/both/);
+        // the same rules as a body's meta
+        expect((await call('GET', '/allTypes/findMany', { q: { ...q, meta: { values: {} } } })).status).toBe(400);
+        expect((await call('GET', '/allTypes/findMany', { q: { where: { string: 'inner-meta' }, select: { id: true }, meta: null } })).body).toEqual({ data: [{ id: row.id }] });
+    });
+
     it('typed values in update data and deleteMany filters', async () => {
         const row = await seedRow('upd');
         const upd = await call('PATCH', '/allTypes/update', { body: encodeBody({ where: { id: row.id }, data: { bigInt: { increment: 2n }, bytes: Buffer.from([7]) } }) });

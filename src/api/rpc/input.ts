@@ -122,22 +122,32 @@ function readMetaEnvelope(meta: unknown, what: string): Record<string, unknown> 
     return serialization;
 }
 
-/** Arguments of a GET/DELETE operation: `q` (JSON object) and optional `meta` (`{"serialization": …}`). */
+/**
+ * Arguments of a GET/DELETE operation: `q` (JSON object) and optional `meta` (`{"serialization": …}`). The
+ * metadata may also come as the `meta` member of `q`, the envelope of a body (no operation takes a `meta`
+ * argument; 2.x read it there too), but not in both places.
+ */
 export function readQueryArgs(query: Record<string, unknown> | undefined): RawArgs {
     const q = single(query?.q, 'q');
     let json: Args = {};
+    let inner: unknown;
     if (q !== undefined && q !== '') {
         const parsed = parseJsonText(q, '"q" query parameter');
         if (!isPlainObject(parsed)) {
             throw new BadRequestError('invalid "q" query parameter: must be a JSON object');
         }
         assertSafeJson(parsed, '"q" query parameter');
-        json = parsed;
+        if (Object.prototype.hasOwnProperty.call(parsed, 'meta')) ({ meta: inner, ...json } = parsed);
+        else json = parsed;
     }
     const metaText = single(query?.meta, 'meta');
-    const serialization =
-        metaText === undefined || metaText === '' ? undefined : readMetaEnvelope(parseJsonText(metaText, '"meta" query parameter'), '"meta" query parameter');
-    return { json, serialization };
+    if (metaText === undefined || metaText === '') {
+        return { json, serialization: readMetaEnvelope(inner, '"meta" of the "q" query parameter') };
+    }
+    if (inner !== undefined && inner !== null) {
+        throw new BadRequestError('serialization metadata given both in the "meta" query parameter and as the "meta" member of "q": send it once');
+    }
+    return { json, serialization: readMetaEnvelope(parseJsonText(metaText, '"meta" query parameter'), '"meta" query parameter') };
 }
 
 /** Parses a body an adapter handed over unparsed (string or bytes). */
