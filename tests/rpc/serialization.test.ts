@@ -128,6 +128,8 @@ describe('input', () => {
         const twice = await call('GET', '/allTypes/findMany', { q: inner, meta });
         expect(twice.status).toBe(400);
         expect(twice.body.error.message).toMatch(/both/);
+        // `meta=null` is no metadata, as without `q.meta`
+        expect((await call('GET', '/allTypes/findMany', { q: inner, meta: 'null' })).body).toEqual({ data: [{ id: row.id }] });
         // the same rules as a body's meta
         expect((await call('GET', '/allTypes/findMany', { q: { ...q, meta: { values: {} } } })).status).toBe(400);
         expect((await call('GET', '/allTypes/findMany', { q: { where: { string: 'inner-meta' }, select: { id: true }, meta: null } })).body).toEqual({ data: [{ id: row.id }] });

@@ -141,13 +141,14 @@ export function readQueryArgs(query: Record<string, unknown> | undefined): RawAr
         else json = parsed;
     }
     const metaText = single(query?.meta, 'meta');
-    if (metaText === undefined || metaText === '') {
+    const outer = metaText === undefined || metaText === '' ? null : parseJsonText(metaText, '"meta" query parameter');
+    if (outer === null) {
         return { json, serialization: readMetaEnvelope(inner, '"meta" of the "q" query parameter') };
     }
     if (inner !== undefined && inner !== null) {
         throw new BadRequestError('serialization metadata given both in the "meta" query parameter and as the "meta" member of "q": send it once');
     }
-    return { json, serialization: readMetaEnvelope(parseJsonText(metaText, '"meta" query parameter'), '"meta" query parameter') };
+    return { json, serialization: readMetaEnvelope(outer, '"meta" query parameter') };
 }
 
 /** Parses a body an adapter handed over unparsed (string or bytes). */
