@@ -1,4 +1,5 @@
-import { isBigInt64 } from '../common/codec';
+import Decimal from 'decimal.js';
+import { isBigInt64, isDecimal } from '../common/codec';
 import { INT32_MAX } from '../common/guards';
 import { fail } from './arg-walk';
 import { isPlainObject } from '../common/guards';
@@ -60,6 +61,28 @@ export function checkFinite(value: unknown, path: string): void {
     eachLeaf(value, path, (v, at) => {
         if (typeof v === 'number' && !Number.isFinite(v)) fail(at, 'a finite number (NaN and Infinity cannot be stored or compared)');
     });
+}
+
+/** Whether an operand is zero in any form a number field's update takes (a number, a bigint, a Decimal, a numeric string). */
+function isZero(v: unknown): boolean {
+    if (typeof v === 'number') return v === 0;
+    if (typeof v === 'bigint') return v === 0n;
+    if (isDecimal(v)) return v.isZero();
+    if (typeof v !== 'string') return false;
+    try {
+        return new Decimal(v.trim()).isZero();
+    } catch {
+        return false; // not a number: the client reports it
+    }
+}
+
+/**
+ * `{ divide: 0 }` in the update of a number field: SQLite's division by zero is NULL, so an optional field
+ * was silently emptied (and a required one refused as a null constraint violation); PostgreSQL refuses it
+ * with a bare SQLSTATE 22012. A 400 naming the place on both.
+ */
+export function checkDivisor(value: unknown, path: string): void {
+    if (isPlainObject(value) && isZero(value.divide)) fail(`${path}.divide`, 'a number other than 0 (division by zero)');
 }
 
 /** `skip` and `take` of a read (top level, or of a nested to-many read at `path`): integers Prisma does not wrap. */

@@ -1,7 +1,7 @@
 import { isObject } from '../common/guards';
-import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
+import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField, type ScalarKind } from '../common/model-registry';
 import { checkAggregates, checkHaving } from './arg-aggregates';
-import { checkBigInts, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
+import { checkBigInts, checkDivisor, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import { notStorableAsJson } from '../common/json-storable';
@@ -234,6 +234,9 @@ function checkJsonData(value: unknown, at: string): void {
     if (problem) fail(at, `a JSON value a Json column stores as sent, not one holding ${problem}`);
 }
 
+/** Field types whose updates take `increment`, `decrement`, `multiply` and `divide`. */
+const NUMBER_KINDS: ReadonlySet<ScalarKind> = new Set<ScalarKind>(['Int', 'Float', 'BigInt', 'Decimal']);
+
 /** A create or update payload: an object whose relation fields hold nested writes. */
 function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     if (!isObject(data)) fail(path, 'an object');
@@ -248,7 +251,10 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
         const scalar = model.scalars.get(key);
         if (!scalar) noEmptyKeys(value, `${path}.${key}`);
         else if (scalar.kind === 'Json') checkJsonData(value, `${path}.${key}`);
-        else checkScalarArg(scalar, value, `${path}.${key}`);
+        else {
+            checkScalarArg(scalar, value, `${path}.${key}`);
+            if (NUMBER_KINDS.has(scalar.kind)) checkDivisor(value, `${path}.${key}`);
+        }
     }
 }
 
