@@ -299,6 +299,13 @@ const PASSWORD_VALUE_MESSAGE = 'invalid value for a @password field: it is hashe
 const CHECK_UNAVAILABLE_MESSAGE =
     'operation check is not available: the schema is generated without permission checkers (set generatePermissionChecker = true in the @core/enhancer plugin)';
 
+/** Prisma's client could not read back an integer a column holds (an `Int` beyond 2^53, which SQLite stores). */
+const UNREADABLE_NUMBER = /value in column '[^']{0,128}' is too large to represent as a JavaScript number/;
+
+export function isUnreadableNumberError(err: unknown): boolean {
+    return err instanceof Error && UNREADABLE_NUMBER.test(err.message);
+}
+
 /** A serialization failure or deadlock: the transaction lost to a concurrent one and may simply be run again. */
 export function isTransactionConflict(err: unknown): boolean {
     const classified = classifyError(err);

@@ -34,6 +34,8 @@ import { retryUpsertRace } from '../common/upsert-race';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
 import { dropOmitted, liftWriteOmit } from './write-omit';
 import { refuseUncheckedBaseWrites, runThroughConcrete, writesThroughConcrete } from './delegate-writes';
+import { providerOf } from '../common/isolation';
+import { computedFields, keepingInRange, type ComputedField } from './number-range';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -63,6 +65,8 @@ export interface PreparedCall {
     orderSites: OrderSite[];
     /** Fields a write's `omit` leaves out, taken off the call and removed from its result (`write-omit.ts`). */
     omitted: string[];
+    /** On SQLite, the fields the write computes (`{ increment }` …): kept within their type's range (`number-range.ts`). */
+    computed: ComputedField[];
 }
 
 /**
@@ -114,7 +118,8 @@ export function prepareCall(
     const checksLinks = !guarded && named === 'links';
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
-    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted };
+    const computed = providerOf(prisma) === 'sqlite' ? computedFields(registry, model, op.name, sent) : [];
+    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -184,6 +189,12 @@ async function callClient(client: unknown, call: PreparedCall, inTransaction: bo
 }
 
 async function runClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
+    if (call.computed.length === 0) return runChecked(client, call, inTransaction, sent);
+    const run = (tx: unknown) => keepingInRange(tx, call.computed, () => runChecked(tx, call, true, sent));
+    return inTransaction ? run(client) : transactionKeepingWrites(client, run);
+}
+
+async function runChecked(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
     // reads only (a write with such an order was refused): on the client the read runs on, a transaction's in one
     await refuseHiddenOrders(client, call.registry, call.orderSites);
     if (!call.guarded) {
