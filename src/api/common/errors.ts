@@ -306,6 +306,21 @@ export function isUnreadableNumberError(err: unknown): boolean {
     return err instanceof Error && UNREADABLE_NUMBER.test(err.message);
 }
 
+/** The query compiler's JSON parser refusing a string with an unpaired UTF-16 surrogate (`"a\ud800"`, JSON's escape of it). */
+const UNPAIRED_SURROGATE = /JSON Error: (unexpected end of hex escape|lone leading surrogate in hex escape|invalid unicode code point)/;
+/** The query compiler refusing a Date beyond the years 0000-9999 (ISO 8601's `+010000-…` or `-000001-…`). */
+const UNCONVERTIBLE_DATE = /Could not convert argument value Object \{"\$type": String\("DateTime"\)/;
+
+/**
+ * A value of the request that the data layer cannot put into a query at all: which kind it is, or undefined. (Its
+ * message says only that, besides the client's own source text; both are the request's fault, a 400.)
+ */
+function unencodableValue(text: string): string | undefined {
+    if (UNPAIRED_SURROGATE.test(text)) return 'a string of the request is not valid Unicode (an unpaired UTF-16 surrogate)';
+    if (UNCONVERTIBLE_DATE.test(text)) return 'a date of the request is outside the years 0000 to 9999 that the data layer takes';
+    return undefined;
+}
+
 /** A serialization failure or deadlock: the transaction lost to a concurrent one and may simply be run again. */
 export function isTransactionConflict(err: unknown): boolean {
     const classified = classifyError(err);
@@ -415,7 +430,7 @@ export function classifyError(err: unknown): ClassifiedError {
         return { kind: 'unknown', message: 'an unexpected error occurred' };
     }
     if (name === 'PrismaClientUnknownRequestError') {
-        return { kind: 'orm', message: 'the data layer rejected the request' };
+        return { kind: 'orm', message: unencodableValue(errText()) ?? 'the data layer rejected the request' };
     }
     return { kind: 'unknown', message: 'an unexpected error occurred' };
 }
