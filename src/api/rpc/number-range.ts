@@ -90,7 +90,9 @@ export async function keepingInRange<T>(tx: unknown, fields: ComputedField[], wr
         result = await write();
     } catch (err) {
         // the client failed to read back the row it wrote (an `Int` beyond 2^53): which field, its message says
-        if (isUnreadableNumberError(err)) throw refusal(fields.find((f) => String((err as Error).message).includes(`'${f.field}'`)) ?? fields[0]);
+        // (another column it could not read was so before the write: not this request's doing)
+        const computed = isUnreadableNumberError(err) ? fields.find((f) => (err as Error).message.includes(`'${f.field}'`)) : undefined;
+        if (computed) throw refusal(computed);
         if (!isNotReadable(err)) throw err;
         await compare(tx, fields, before);
         throw err;
