@@ -26,6 +26,13 @@ model Dial {
   meterId Int
   @@allow('all', true)
 }
+model Pair {
+  a Int
+  b Int
+  n Int @default(0)
+  @@id([a, b])
+  @@allow('all', true)
+}
 `;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -85,5 +92,65 @@ describe('RPC arithmetic updates beyond a number type on SQLite', () => {
         expect([res.status, res.body.data]).toEqual([200, { count: 1 }]);
         const back = await call('PUT', '/meter/update', { body: { where: { id: meter }, data: { count: { decrement: 1 }, ratio: { divide: 10 } } } });
         expect([back.status, back.body.data?.count, back.body.data?.ratio]).toEqual([200, MAX_SAFE - 1, 1e307]);
+    });
+});
+
+describe('the rows an update names are checked against the exact bounds of its operation', () => {
+    const update = (id: number, data: Record<string, unknown>) => call('PUT', '/meter/update', { body: encodeBody({ where: { id }, data }) });
+    const stored = async (id: number) => {
+        const [row] = (await s.prisma.$queryRawUnsafe(`SELECT CAST(count AS TEXT) AS c, CAST(big AS TEXT) AS b FROM Meter WHERE id = ${id}`)) as Array<{ c: string; b: string | null }>;
+        return [row.c, row.b];
+    };
+    const BIG_MIN = -(2n ** 63n);
+
+    it('Int: up to 2^53 - 1 either way, and no further', async () => {
+        const id = (await s.prisma.meter.create({ data: { count: MAX_SAFE - 3 } })).id;
+        const statuses = [];
+        for (const data of [
+            { count: { increment: 3 } }, // to MAX_SAFE: allowed
+            { count: { increment: 1 } }, // one past: refused
+            { count: { multiply: -1 } }, // to -MAX_SAFE: allowed
+            { count: { decrement: 1 } }, // one past below: refused
+            { count: { divide: -1 } }, // back to MAX_SAFE: allowed
+            { count: { divide: 2 } }, // to 2^52 - 1 (SQLite divides integers towards zero)
+            { count: { multiply: 2 } }, // to 2^53 - 2: allowed
+            { count: { multiply: 2 } }, // past: refused
+            { count: { multiply: -2 } }, // past below: refused
+        ]) {
+            statuses.push((await update(id, data)).status);
+        }
+        expect(statuses).toEqual([200, 400, 200, 400, 200, 200, 200, 400, 400]);
+        expect(await stored(id)).toEqual([String(MAX_SAFE - 1), null]);
+    });
+
+    it('BigInt: the 64-bit range, the minimum negated or divided by -1 included', async () => {
+        const id = (await s.prisma.meter.create({ data: { big: BIG_MIN + 2n } })).id;
+        const statuses = [];
+        for (const data of [
+            { big: { decrement: 2n } }, // to the minimum: allowed
+            { big: { multiply: -1n } }, // 2^63: refused
+            { big: { divide: -1n } }, // 2^63: refused
+            { big: { divide: 2n } }, // to -(2^62): allowed
+            { big: { multiply: -2n } }, // to 2^63: refused
+            { big: { multiply: 2n } }, // to the minimum: allowed
+            { big: { increment: BIG_MAX } }, // to -1: allowed
+        ]) {
+            statuses.push((await update(id, data)).status);
+        }
+        expect(statuses).toEqual([200, 400, 400, 200, 400, 200, 200]);
+        expect(await stored(id)).toEqual(['0', '-1']);
+    });
+
+    it('a filtered or compound where names the rows; rows outside it do not count', async () => {
+        const near = (await s.prisma.meter.create({ data: { count: MAX_SAFE } })).id;
+        const far = (await s.prisma.meter.create({ data: { count: 7 } })).id;
+        const res = await call('PUT', '/meter/updateMany', { body: { where: { id: { in: [far] } }, data: { count: { increment: 5 } } } });
+        expect([res.status, res.body.data]).toEqual([200, { count: 1 }]);
+        const refused = await call('PUT', '/meter/updateMany', { body: { where: { id: { in: [far, near] } }, data: { count: { increment: 5 } } } });
+        expect([refused.status, await stored(far)]).toEqual([400, ['12', null]]);
+        await s.prisma.pair.createMany({ data: [{ a: 1, b: 1, n: MAX_SAFE }, { a: 1, b: 2 }] });
+        const pair = (b: number) => call('PUT', '/pair/update', { body: { where: { a_b: { a: 1, b } }, data: { n: { increment: 1 } } } });
+        expect([(await pair(2)).status, (await pair(1)).status]).toEqual([200, 400]);
+        expect((await s.prisma.pair.findMany({ orderBy: { b: 'asc' } })).map((p: { n: number }) => p.n)).toEqual([MAX_SAFE, 1]);
     });
 });
