@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, ISO_DATE } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, DECIMAL_NUMBER, ISO_DATE } from '../../common/codec';
 import { isInt32 } from '../../common/guards';
 import type { ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
@@ -10,8 +10,6 @@ import { RestError } from '../errors';
  */
 
 const INT = /^[+-]?\d+$/;
-/** A decimal number as written in JSON (plus a leading + or .): not `0x10`, `0b1`, `Infinity`. */
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export type EnumLookup = (enumName: string) => readonly string[] | undefined;
 
@@ -29,7 +27,7 @@ const PARSERS: Record<string, Parser> = {
     Float: (text) => {
         const t = text.trim();
         const n = Number(t);
-        return FLOAT.test(t) && Number.isFinite(n) ? n : INVALID;
+        return DECIMAL_NUMBER.test(t) && Number.isFinite(n) ? n : INVALID;
     },
     BigInt: (text) => decodeBigInt(text),
     // a checked string: Prisma takes decimal strings, and no foreign Decimal class crosses into the client

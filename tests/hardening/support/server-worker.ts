@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { generateSchemaAsync, PROJECT_ROOT } from '../../support/generate';
+import { BLOG_SCHEMA, type TestSchema } from '../../support/schema';
+
+/**
+ * Serves the API from a worker thread, so that a request that keeps the server's event loop busy does not also
+ * stop the test (its timers, its other requests): the test can then check that the server still answers. A plain
+ * Node server in front of the TanStack Start adapter (a Fetch-based one that finds the API path in the URL), with
+ * the RPC handler under `/rpc/` and the JSON:API one under `/rest/`. `maxHeaderSize` is raised so that a URL can
+ * be as long as a Fetch runtime without Node's 16 KiB default would take it.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+require(require.resolve('ts-node', { paths: [workerData.root] })).register({ transpileOnly: true, project: workerData.root + '/tsconfig.json' });
+const http = require('node:http');
+const path = require('node:path');
+const { TanStackStartHandler } = require(workerData.root + '/src/adapters/tanstack-start');
+const { RPCApiHandler } = require(workerData.root + '/src/api/rpc');
+const { RestApiHandler } = require(workerData.root + '/src/api/rest');
+const { PrismaClient } = require(path.join(workerData.gen, 'prisma-client'));
+const { enhance } = require(path.join(workerData.gen, 'zenstack', 'enhance.js'));
+const modelMeta = require(path.join(workerData.gen, 'zenstack', 'model-meta.js')).default;
+const { PrismaBetterSQLite3 } = require(require.resolve('@prisma/adapter-better-sqlite3', { paths: [workerData.root] }));
+const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: workerData.url }) });
+const common = { modelMeta, logger: null, getPrisma: () => enhance(prisma, { user: { id: 1 } }) };
+const mounts = [
+    ['/rpc/', TanStackStartHandler({ ...common, handler: RPCApiHandler() })],
+    ['/rest/', TanStackStartHandler({ ...common, handler: RestApiHandler({ endpoint: 'http://localhost/rest' }) })],
+];
+const server = http.createServer({ maxHeaderSize: 1 << 20 }, async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const url = new URL(req.url, 'http://localhost');
+    const mount = mounts.find(([prefix]) => url.pathname.startsWith(prefix));
+    if (!mount) return res.writeHead(404).end();
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const request = new Request(url, { method: req.method, headers: req.headers, body });
+    // the splat as a router hands it over: the path after the mount point, decoded
+    const response = await mount[1]({ request, params: { _splat: decodeURIComponent(url.pathname.slice(mount[0].length)) } });
+    res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+`;
+
+export interface WorkerServer {
+    origin: string;
+    stop(): Promise<void>;
+}
+
+/** Starts the server on `schema`'s database (the project's blog schema); `stop` ends the worker even when it is busy. */
+export async function startWorkerServer(schema: TestSchema): Promise<WorkerServer> {
+    const gen = await generateSchemaAsync(BLOG_SCHEMA, 'sqlite');
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: PROJECT_ROOT, gen: path.resolve(gen.dir), url: schema.databaseUrl } });
+    const port = await new Promise<number>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+    });
+    return {
+        origin: `http://127.0.0.1:${port}`,
+        stop: async () => {
+            await worker.terminate();
+        },
+    };
+}
