@@ -102,15 +102,62 @@ export function safeDecodeSegment(segment: string): string {
  */
 export const UNMATCHED_PATH_MESSAGE = 'the request URL does not match the path the framework routed';
 
+/** `path` without its trailing slashes, by a scan: `/\/+$/` backtracks quadratically over a long run of slashes inside a path. */
+function withoutTrailingSlashes(path: string): string {
+    let end = path.length;
+    while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+    return path.slice(0, end);
+}
+
 /**
  * The forms routers match a path in besides the one sent: without a trailing slash, with runs of slashes
  * collapsed (Fastify's `ignoreTrailingSlash` and `ignoreDuplicateSlashes`), or both.
  */
 function routedForms(pathname: string): string[] {
-    const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    const trimmed = pathname.length > 1 ? withoutTrailingSlashes(pathname) : pathname;
     const collapsed = pathname.replace(/\/{2,}/g, '/');
-    const both = collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+    const both = collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
     return [...new Set([pathname, trimmed, collapsed, both])];
+}
+
+/** `decodeURIComponent`, or `undefined` when the text is not valid percent-encoding. */
+function decodedOrUndefined(segment: string): string | undefined {
+    try {
+        return decodeURIComponent(segment);
+    } catch {
+        return undefined;
+    }
+}
+
+/**
+ * The shortest tail of `form`'s segments that is `wanted`, or decodes to `wanted` or to `wantedDecoded`. A tail decodes
+ * as its segments do, one by one (an escape never spans a `/`), and is the text itself when one of them is not valid
+ * percent-encoding (`safeDecodeSegment`). The lengths of the tail and of its decoding grow with every segment added, so
+ * each length sought is met once at most: only those tails are built and compared, and the walk stays linear in the
+ * path (decoding every tail of fitting length took quadratic time: most of a second for a 16 KiB URL of `%61/` segments).
+ */
+function matchingTail(form: string, wanted: string, wantedDecoded: string): string | undefined {
+    const segments = form.split('/').slice(1);
+    let rawLength = -1;
+    let decodedLength = -1;
+    let decodable = true;
+    for (let i = segments.length - 1; i >= 0; i--) {
+        rawLength += segments[i].length + 1;
+        const decoded = decodable ? decodedOrUndefined(segments[i]) : undefined;
+        if (decoded === undefined) decodable = false;
+        else decodedLength += decoded.length + 1;
+        // decoding shortens a tail, by 9 to 1 at most (`%E2%82%AC` is `€`): only tails of a fitting length can match
+        if (rawLength < wantedDecoded.length) continue;
+        if (rawLength > 9 * wanted.length) break;
+        const tailDecodedLength = decodable ? decodedLength : rawLength;
+        if (rawLength !== wanted.length && tailDecodedLength !== wanted.length && tailDecodedLength !== wantedDecoded.length) continue;
+        const raw = segments.slice(i).join('/');
+        const tailDecoded = safeDecodeSegment(raw);
+        if (raw === wanted || tailDecoded === wanted || tailDecoded === wantedDecoded) {
+            return raw;
+        }
+    }
+    return undefined;
 }
 
 /**
@@ -130,17 +177,9 @@ export function pathFromRestParam(pathname: string, rest: string | string[] | un
     }
     const wantedDecoded = safeDecodeSegment(wanted);
     for (const form of routedForms(pathname)) {
-        const segments = form.split('/').slice(1);
-        let raw = '';
-        for (let i = segments.length - 1; i >= 0; i--) {
-            raw = i === segments.length - 1 ? segments[i] : `${segments[i]}/${raw}`;
-            // decoding shortens a tail, by 9 to 1 at most (`%E2%82%AC` is `€`): only tails of a fitting length are decoded
-            if (raw.length < wantedDecoded.length) continue;
-            if (raw.length > 9 * wanted.length) break;
-            const decoded = safeDecodeSegment(raw);
-            if (raw === wanted || decoded === wanted || decoded === wantedDecoded) {
-                return `/${raw}`;
-            }
+        const raw = matchingTail(form, wanted, wantedDecoded);
+        if (raw !== undefined) {
+            return `/${raw}`;
         }
     }
     return Array.isArray(rest) ? `/${parts.map((p) => encodeURIComponent(p)).join('/')}` : undefined;
