@@ -18,7 +18,8 @@ import { loadSchema, type TestSchema } from '../support/schema';
  */
 
 let s: TestSchema;
-const rpc = RPCApiHandler();
+// the createMany below writes 2,000 rows, beyond the default maxWriteRecords: what is measured here is the codec
+const rpc = RPCApiHandler({ maxWriteRecords: Infinity });
 const rest = RestApiHandler({ endpoint: 'http://localhost/api' });
 
 beforeAll(async () => {

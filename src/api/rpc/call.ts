@@ -19,6 +19,7 @@ import { findOperation, type OperationSpec } from './operations';
 import { delegateOf } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
+import { checkWriteRecords, countWriteRecords } from './write-size';
 import { checkSetItems, copyTree, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
@@ -67,6 +68,8 @@ export interface PreparedCall {
     omitted: string[];
     /** On SQLite, the fields the write computes (`{ increment }` …): kept within their type's range (`number-range.ts`). */
     computed: ComputedField[];
+    /** The records the call lists for writing (`write-size.ts`). */
+    writeRecords: number;
 }
 
 /**
@@ -84,6 +87,9 @@ export function prepareCall(
     limits?: ArgLimits,
 ): PreparedCall {
     const decoded = decodeArgs(raw);
+    // before anything else walks the arguments: their size is what is bounded
+    const writeRecords = countWriteRecords(registry, model, op.name, decoded.args);
+    if (limits?.maxWriteRecords !== undefined) checkWriteRecords(writeRecords, limits.maxWriteRecords);
     const { args: received, slots: jsonNulls, forValidation } = resolveTypedJsonNulls(registry, model, op.name, decoded.args, decoded.jsonNulls);
     // zod (when given) reports unknown arguments itself, as a 422 listing the issues
     validateArgs(zodSchemas, model.name, op.name, forValidation);
@@ -119,7 +125,7 @@ export function prepareCall(
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
     const computed = providerOf(prisma) === 'sqlite' ? computedFields(registry, model, op.name, sent) : [];
-    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed };
+    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed, writeRecords };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;

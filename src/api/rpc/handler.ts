@@ -9,6 +9,7 @@ import { renderResult } from './output';
 import { resolveRoute } from './router';
 import { checkLimitOptions, type ArgLimits } from './limits';
 import { runSequentialTransaction } from './transaction';
+import { DEFAULT_MAX_WRITE_RECORDS } from './write-size';
 
 export interface RPCApiHandlerOptions extends ArgLimits {
     /** Most operations one `$transaction/sequential` request may hold (default 100). */
@@ -17,7 +18,7 @@ export interface RPCApiHandlerOptions extends ArgLimits {
 
 interface ResolvedOptions {
     maxTransactionOperations: number;
-    limits: ArgLimits | undefined;
+    limits: ArgLimits;
 }
 
 const DEFAULT_MAX_TRANSACTION_OPERATIONS = 100;
@@ -61,7 +62,7 @@ export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequest
     }
     const resolved: ResolvedOptions = {
         maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
-        limits: options.maxTake !== undefined || options.maxDepth !== undefined ? { maxTake: options.maxTake, maxDepth: options.maxDepth } : undefined,
+        limits: { maxTake: options.maxTake, maxDepth: options.maxDepth, maxWriteRecords: options.maxWriteRecords ?? DEFAULT_MAX_WRITE_RECORDS },
     };
     const handler: HandleRequestFn = async (ctx: RequestContext): Promise<Response> => {
         try {

@@ -9,6 +9,11 @@ export interface ArgLimits {
     maxTake?: number;
     /** Deepest object nesting of `where`, `include`, `select`, `orderBy` and `having`; deeper is a 400. */
     maxDepth?: number;
+    /**
+     * Most records one call (or one `$transaction/sequential`) may list for writing: `createMany` rows and the records of
+     * nested writes at any depth (`write-size.ts`); more is a 400. On by default (1,000); `Infinity` turns it off.
+     */
+    maxWriteRecords?: number;
 }
 
 const DEPTH_CHECKED = ['where', 'include', 'select', 'orderBy', 'having'];
@@ -20,6 +25,10 @@ export function checkLimitOptions(limits: ArgLimits): void {
         if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
             throw new Error(`RPCApiHandler: "${name}" must be a positive integer, got ${String(value)}`);
         }
+    }
+    const records = limits.maxWriteRecords;
+    if (records !== undefined && records !== Infinity && (typeof records !== 'number' || !Number.isSafeInteger(records) || records <= 0)) {
+        throw new Error(`RPCApiHandler: "maxWriteRecords" must be a positive integer or Infinity, got ${String(records)}`);
     }
 }
 

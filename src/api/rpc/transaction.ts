@@ -9,6 +9,7 @@ import { renderError } from './errors';
 import { isPlainObject } from '../common/guards';
 import { readBodyArgs } from './input';
 import type { ArgLimits } from './limits';
+import { checkWriteRecords } from './write-size';
 import { findOperation } from './operations';
 import { renderResult } from './output';
 
@@ -100,6 +101,8 @@ export async function runSequentialTransaction(
         throw new BadRequestError(`too many operations in one transaction (at most ${options.maxOperations})`);
     }
     const calls = entries.map((entry, i) => prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits));
+    const maxRecords = options.limits?.maxWriteRecords;
+    if (maxRecords !== undefined) checkWriteRecords(calls.reduce((sum, c) => sum + c.writeRecords, 0), maxRecords, 'one transaction');
 
     const $transaction = (prisma as { $transaction?: unknown } | null)?.$transaction;
     if (typeof $transaction !== 'function') {
