@@ -8,9 +8,14 @@ function invalid(detail: string): RestError {
     return new RestError('invalid-include', detail, { source: { parameter: 'include' } });
 }
 
-/** Parses `include=a,b.c` against the relationships of `model`; unknown paths and paths deeper than `maxDepth` are 400. */
+/**
+ * Parses `include=a,b.c` against the relationships of `model`; unknown paths, empty paths in a list (`a,`) and paths
+ * deeper than `maxDepth` are 400. An empty value is an empty tree: JSON:API 1.1 reads it as "no related resources",
+ * in a compound document all the same (an empty `included`).
+ */
 export function parseInclude(model: RestModel, text: string, maxDepth: number): IncludeTree {
     const root: MutableTree = new Map();
+    if (text.trim().length === 0) return root;
     for (const raw of text.split(',')) {
         const path = raw.trim();
         if (path.length === 0) {

@@ -52,6 +52,14 @@ export function flattenQuery(query: Record<string, unknown> | undefined): QueryE
     return out;
 }
 
+const isBlank = (text: string): boolean => text.trim().length === 0;
+
+/** Repeated `include` parameters are one list; an empty one (JSON:API: no related resources) adds no path to it. */
+function joinIncludes(prev: string | undefined, value: string): string {
+    if (prev === undefined || isBlank(prev)) return value;
+    return isBlank(value) ? prev : `${prev},${value}`;
+}
+
 function unknownParam(parameter: string, detail: string): RestError {
     return new RestError('unknown-parameter', detail, { source: { parameter } });
 }
@@ -103,10 +111,8 @@ export function parseParams(query: Record<string, unknown> | undefined, allowed:
                 if (segments.length > 0) {
                     throw unknownParam(key, `"${family}" takes no brackets: use ${family}=a,b`);
                 }
-                const prev = family === 'sort' ? parsed.sort : parsed.include;
-                const joined = prev === undefined ? value : `${prev},${value}`;
-                if (family === 'sort') parsed.sort = joined;
-                else parsed.include = joined;
+                if (family === 'sort') parsed.sort = parsed.sort === undefined ? value : `${parsed.sort},${value}`;
+                else parsed.include = joinIncludes(parsed.include, value);
             }
         }
     }

@@ -82,17 +82,24 @@ function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelat
     return tree.get(rel.name);
 }
 
+/** A relationship endpoint's query; `emptyInclude`: `include` was given without a path (`include=`), so `included` is empty. */
+export interface RelationshipQuery extends Parsed<CollectionQuery> {
+    emptyInclude: boolean;
+}
+
 /**
  * For relationship endpoints (`/:type/:id/relationships/:rel`): to-many ones take filter, sort and page on the
  * related records, both take `include` (through the relationship: the related resources themselves, and
  * further) and `fields`.
  */
-export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel: RestRelationship): Parsed<CollectionQuery> {
+export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel: RestRelationship): RelationshipQuery {
     const target = rel.target;
     const params = parseParams(req.query, rel.isArray ? COLLECTION_FAMILIES : DOCUMENT_FAMILIES, `${rel.isArray ? 'to-many' : 'to-one'} relationship endpoints`);
+    const include = relationshipInclude(req, parent, rel, params.include);
     return {
+        emptyInclude: params.include !== undefined && include === undefined,
         query: {
-            include: relationshipInclude(req, parent, rel, params.include),
+            include,
             fields: parseFields(req.schema, params.fields),
             where: rel.isArray ? buildFilter(target, params.filters, filterContext(req)) : undefined,
             orderBy: rel.isArray ? parseSort(target, params.sort, req.config.maxIncludeDepth) : [],

@@ -28,6 +28,8 @@ interface RelationshipRead {
     id?: string;
     /** The answer to a relationship write (which happened even when the user may not read the relationship). */
     afterWrite?: boolean;
+    /** `include=` was given without a path: an empty `included`. */
+    emptyInclude?: boolean;
 }
 
 /** A relationship hidden from the user by a field-level read rule: 404 to a read, 403 "not readable" after a write (which is kept). */
@@ -61,7 +63,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
             return builder.identifier(target, row);
         });
         const links = collectionLinks(read.base ?? parentSelf + plan.selfSuffix, read.entries, read.query.page, total);
-        return ok(buildDocument(builder, data, { ...links, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined, total }), status);
+        return ok(buildDocument(builder, data, { ...links, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined || read.emptyInclude === true, total }), status);
     }
 
     const select: Record<string, unknown> = { ...idSelect(model) };
@@ -89,7 +91,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
         }
     }
     const parentSelf = resource.links.self;
-    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined }), status);
+    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined || read.emptyInclude === true }), status);
 }
 
 /**
@@ -115,6 +117,6 @@ export async function fetchRelationship(req: RestRequest): Promise<Response> {
     if (!relationship) throw new Error('route without relationship');
     const where = whereById(model, id, req.config.idDivider);
     const base = routeUrl(req.route);
-    const { query, entries } = parseRelationshipQuery(req, model, relationship);
-    return relationshipDoc(req, model, where, relationship, 200, { query, entries, base, id });
+    const { query, entries, emptyInclude } = parseRelationshipQuery(req, model, relationship);
+    return relationshipDoc(req, model, where, relationship, 200, { query, entries, base, id, emptyInclude });
 }
