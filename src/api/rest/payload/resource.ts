@@ -75,6 +75,14 @@ function readIdAttribute(
     }
 }
 
+/**
+ * JSON:API 1.1 "@-Members" (`@context`, `@id` …, JSON-LD's): they may appear anywhere in a document, and one in an
+ * attributes or relationships object is no attribute or relationship. No model field can have such a name.
+ */
+function isAtMember(name: string): boolean {
+    return name.startsWith('@');
+}
+
 function readAttributes(
     model: RestModel,
     data: Record<string, unknown>,
@@ -89,6 +97,7 @@ function readAttributes(
         throw payloadError(ATTRIBUTES, '"attributes" must be an object');
     }
     for (const [name, value] of Object.entries(attributes)) {
+        if (isAtMember(name)) continue;
         const pointer = pointerTo(ATTRIBUTES, name);
         // id fields first: the parts of a compound id are attributes too, but set or name the id
         const idField = model.idFields.find((f) => f.name === name);
@@ -116,6 +125,7 @@ function readRelationships(model: RestModel, data: Record<string, unknown>, divi
     }
     const out: GivenRelationship[] = [];
     for (const [name, member] of Object.entries(relationships)) {
+        if (isAtMember(name)) continue;
         const pointer = pointerTo(RELATIONSHIPS, name);
         const rel = model.relationships.get(name);
         if (!rel) {
