@@ -73,6 +73,13 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         throw new Error(`RestApiHandler: "endpoint" must be an http(s) URL, got "${options.endpoint}"`);
     }
+    if (url.search || url.hash) {
+        throw new Error(`RestApiHandler: "endpoint" must not have a query or a fragment (every link appends a path to it), got "${options.endpoint}"`);
+    }
+    // links and `Location` are URIs: an internationalized host in punycode, a space or a non-ASCII letter of the
+    // path percent-encoded (as written, `Location` could not even be sent: a 500 after a create had been written)
+    url.search = '';
+    url.hash = '';
     const idDivider = options.idDivider ?? '_';
     if (typeof idDivider !== 'string' || idDivider.length === 0 || idDivider.includes('/')) {
         throw new Error('RestApiHandler: "idDivider" must be a non-empty string without "/"');
@@ -86,7 +93,7 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
     const modelNameMapping = stringRecord('modelNameMapping', options.modelNameMapping);
     const externalIdMapping = stringRecord('externalIdMapping', options.externalIdMapping);
     return {
-        endpoint: options.endpoint.replace(/\/+$/, ''),
+        endpoint: url.href.replace(/\/+$/, ''),
         pageSize,
         maxPageSize: Number.isFinite(givenMax) ? givenMax : Math.max(1000, pageSize === Infinity ? 1000 : pageSize),
         maxIncludeDepth: positiveInt('maxIncludeDepth', options.maxIncludeDepth, 4),
