@@ -169,7 +169,7 @@ describe('select builder', () => {
         expect(selectFor(post, undefined, parseFields(schema, [['post', 'title']]), config)).toEqual({ id: true, title: true });
     });
 
-    it('nests the selects of included relationships, capping to-many at the page size', () => {
+    it('nests the selects of included relationships, capping to-many at the page size (one more read, to tell that there are more)', () => {
         const tree = parseInclude(post, 'comments,author', 4);
         const fields = parseFields(schema, [
             ['comment', 'content'],
@@ -183,7 +183,7 @@ describe('select builder', () => {
             viewCount: true,
             authorId: true,
             author: { select: { id: true, email: true } },
-            comments: { select: { id: true, content: true }, orderBy: [{ id: 'asc' }], take: 100 },
+            comments: { select: { id: true, content: true }, orderBy: [{ id: 'asc' }], take: 101 },
         });
     });
 });

@@ -25,7 +25,8 @@ export interface ResourceIdentifier {
 export type Linkage = ResourceIdentifier | ResourceIdentifier[] | null;
 
 export interface RelationshipObject {
-    links: { self: string; related: string };
+    /** `first` and `next` (JSON:API pagination links of the relationship data) when an included to-many has more members than it shows. */
+    links: { self: string; related: string; first?: string; next?: string };
     data?: Linkage;
 }
 
@@ -65,9 +66,14 @@ export class DocumentBuilder {
     private readonly seen = new Map<RestModel, Map<ResourceId, ResourceObject>>();
     private readonly queue: Pending[] = [];
 
+    /**
+     * `pageSize`: the most members an included to-many relationship shows (its read asks for one more, which tells
+     * that there are more: the relationship object then links to the next page of its data).
+     */
     constructor(
         private readonly divider: string,
         private readonly fields?: Fieldsets,
+        private readonly pageSize = Infinity,
     ) {}
 
     /** The identifier of a record of `model` (the record holds at least the id fields). */
@@ -111,7 +117,7 @@ export class DocumentBuilder {
                 if (!r) continue;
                 const data = this.linkage(r, record, sub);
                 const entry = existing.relationships[name];
-                if (entry && entry.data === undefined) entry.data = data;
+                if (entry && entry.data === undefined) this.setLinkage(entry, r, record, data);
             }
         }
         this.queue.length = 0;
@@ -171,7 +177,7 @@ export class DocumentBuilder {
             if (sub) {
                 // a relation the ORM left out although it was asked for is one the user may not read (a field-level
                 // rule): no linkage, rather than an empty one that would claim it has no members
-                if (record[r.name] !== undefined || (!r.isArray && r.fkFields)) entry.data = this.linkage(r, record, sub);
+                if (record[r.name] !== undefined || (!r.isArray && r.fkFields)) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
             } else if (!r.isArray && (r.fkFields || record[r.name] !== undefined)) {
                 // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
                 entry.data = this.toOne(r, record);
@@ -217,12 +223,23 @@ export class DocumentBuilder {
         return related ? this.identifier(target, related) : null;
     }
 
-    /** Linkage of an included relationship; queues the related records for `included`. */
+    /** Sets an included relationship's linkage; one cut at `pageSize` gets links to the next page of its data. */
+    private setLinkage(entry: RelationshipObject, r: RelationshipPlan, record: DbRecord, data: Linkage): void {
+        entry.data = data;
+        const related = record[r.name];
+        if (!r.isArray || !Array.isArray(related) || related.length <= this.pageSize) return;
+        const page = `${entry.links.self}?page[limit]=${this.pageSize}`;
+        entry.links.first = page;
+        entry.links.next = `${entry.links.self}?page[offset]=${this.pageSize}&page[limit]=${this.pageSize}`;
+    }
+
+    /** Linkage of an included relationship (to-many: its first `pageSize` members); queues the related records for `included`. */
     private linkage(r: RelationshipPlan, record: DbRecord, sub: IncludeTree): Linkage {
         const target = r.rel.target;
         const related = record[r.name];
         if (r.isArray) {
-            const list = Array.isArray(related) ? (related as DbRecord[]) : [];
+            const all = Array.isArray(related) ? (related as DbRecord[]) : [];
+            const list = all.length > this.pageSize ? all.slice(0, this.pageSize) : all;
             return list.map((item) => {
                 this.queue.push({ model: target, record: item, tree: sub });
                 return this.identifier(target, item);

@@ -69,7 +69,8 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
             const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {
                 nested.orderBy = idOrder(target);
-                if (Number.isFinite(config.pageSize)) nested.take = config.pageSize;
+                // one more than shown: the document builder tells from it that the relationship has more members
+                if (Number.isFinite(config.pageSize)) nested.take = config.pageSize + 1;
             }
             select[r.name] = nested;
         } else if (primary && shown && !r.isArray && !r.fkFields) {

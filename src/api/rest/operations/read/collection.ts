@@ -30,7 +30,7 @@ export async function listResources(req: RestRequest): Promise<Response> {
         // counts only the records the pages can show (read-override.ts)
         (db) => delegate(db, model).count({ where: keepModelReadRule(model.def, query.where) }) as Promise<number>,
     );
-    const builder = new DocumentBuilder(req.config.idDivider, query.fields);
+    const builder = new DocumentBuilder(req.config.idDivider, query.fields, req.config.pageSize);
     const data = rows.map((row, i) => builder.resource(model, row, i, query.include));
     return ok(buildDocument(builder, data, { ...collectionLinks(routeUrl(req.route), entries, query.page, total) }, { included: query.include !== undefined, total }));
 }

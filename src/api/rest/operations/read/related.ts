@@ -32,7 +32,7 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
         const { rows, total, hidden } = await readToManyPage(req, model, where, rel, query, projection, id);
         if (hidden) throw hiddenRelationship(model, id, rel);
         await loadApart(req.prisma, target, rows, query.include, query.fields, req.config);
-        const builder = new DocumentBuilder(req.config.idDivider, query.fields);
+        const builder = new DocumentBuilder(req.config.idDivider, query.fields, req.config.pageSize);
         const data = rows.map((row, i) => builder.resource(target, row, i, query.include));
         const links = collectionLinks(routeUrl(req.route), entries, query.page, total);
         return ok(buildDocument(builder, data, { ...links }, { included: query.include !== undefined, total }));
@@ -41,7 +41,7 @@ export async function fetchRelated(req: RestRequest): Promise<Response> {
     const { query, entries } = parseDocumentQuery(req, target);
     const { related } = await readToOne(req, model, where, rel, projectionFor(target, query.include, query.fields, req.config), id);
     if (related) await loadApart(req.prisma, target, [related], query.include, query.fields, req.config);
-    const builder = new DocumentBuilder(req.config.idDivider, query.fields);
+    const builder = new DocumentBuilder(req.config.idDivider, query.fields, req.config.pageSize);
     const data = related ? builder.resource(target, related, undefined, query.include) : null;
     return ok(buildDocument(builder, data, { self: requestSelf(req, entries) }, { included: query.include !== undefined }));
 }

@@ -46,7 +46,7 @@ export function relationshipPlan(model: RestModel, rel: RestRelationship): Relat
 
 async function relationshipDoc(req: RestRequest, model: RestModel, where: Record<string, unknown>, rel: RestRelationship, status: number, read: RelationshipRead): Promise<Response> {
     const { include, fields } = read.query;
-    const builder = new DocumentBuilder(req.config.idDivider, fields);
+    const builder = new DocumentBuilder(req.config.idDivider, fields, req.config.pageSize);
     const target = rel.target;
     const plan = relationshipPlan(model, rel);
 

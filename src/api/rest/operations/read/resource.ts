@@ -47,7 +47,7 @@ export async function renderResourceDocument(
     self?: string,
 ): Promise<Response> {
     await loadApart(req.prisma, model, [record], query.include, query.fields, req.config);
-    const builder = new DocumentBuilder(req.config.idDivider, query.fields);
+    const builder = new DocumentBuilder(req.config.idDivider, query.fields, req.config.pageSize);
     const data = builder.resource(model, record, undefined, query.include);
     return ok(buildDocument(builder, data, { self: self ?? data.links.self }, { included: query.include !== undefined }), status);
 }
