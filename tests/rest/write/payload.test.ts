@@ -140,10 +140,10 @@ describe('document shape', () => {
     const malformed: Array<[string, unknown, string, string]> = [
         ['not an object', 'x', 'invalid-payload', ''],
         ['array body', [], 'invalid-payload', ''],
-        ['no data', {}, 'invalid-payload', '/data'],
+        ['no data', {}, 'invalid-payload', ''],
         ['data not an object', { data: [] }, 'invalid-payload', '/data'],
         ['data null', { data: null }, 'invalid-payload', '/data'],
-        ['no type', { data: { attributes: {} } }, 'invalid-payload', '/data/type'],
+        ['no type', { data: { attributes: {} } }, 'invalid-payload', '/data'],
         ['type not a string', { data: { type: 1 } }, 'invalid-payload', '/data/type'],
         ['other type', { data: { type: 'user' } }, 'type-conflict', '/data/type'],
         ['attributes not an object', { data: { type: 'post', attributes: [] } }, 'invalid-payload', '/data/attributes'],
@@ -158,8 +158,8 @@ describe('document shape', () => {
         ['relationship bare identifier', { data: { type: 'post', relationships: { author: 5 } } }, 'invalid-payload', '/data/relationships/author'],
         ['to-one given an array', { data: { type: 'post', relationships: { author: { data: [] } } } }, 'invalid-payload', '/data/relationships/author/data'],
         ['to-many given an identifier', { data: { type: 'post', relationships: { comments: { data: { type: 'comment', id: 1 } } } } }, 'invalid-payload', '/data/relationships/comments/data'],
-        ['identifier without type', { data: { type: 'post', relationships: { author: { data: { id: 1 } } } } }, 'invalid-payload', '/data/relationships/author/data/type'],
-        ['identifier without id', { data: { type: 'post', relationships: { author: { data: { type: 'user' } } } } }, 'invalid-payload', '/data/relationships/author/data/id'],
+        ['identifier without type', { data: { type: 'post', relationships: { author: { data: { id: 1 } } } } }, 'invalid-payload', '/data/relationships/author/data'],
+        ['identifier without id', { data: { type: 'post', relationships: { author: { data: { type: 'user' } } } } }, 'invalid-payload', '/data/relationships/author/data'],
         ['identifier of the wrong type', { data: { type: 'post', relationships: { author: { data: { type: 'post', id: 1 } } } } }, 'invalid-payload', '/data/relationships/author/data/type'],
         ['malformed identifier id', { data: { type: 'post', relationships: { author: { data: { type: 'user', id: 'x1' } } } } }, 'invalid-id', '/data/relationships/author/data/id'],
         ['malformed to-many item', { data: { type: 'post', relationships: { comments: { data: [{ type: 'comment', id: 1 }, { type: 'comment', id: true }] } } } }, 'invalid-payload', '/data/relationships/comments/data/1/id'],
@@ -241,7 +241,7 @@ describe('relationships → nested writes', () => {
         expect(parseRelationshipWrite(profile, { data: null }, 'update', '_').data).toEqual({ profile: { disconnect: true } });
         expect(parseRelationshipWrite(profile, { data: { type: 'profile', id: 2 } }, 'update', '_').data).toEqual({ profile: { connect: { id: 2 } } });
         expect(thrown(() => parseRelationshipWrite(posts, { data: { type: 'post', id: 1 } }, 'add', '_')).pointer).toBe('/data');
-        expect(thrown(() => parseRelationshipWrite(posts, {}, 'update', '_')).pointer).toBe('/data');
+        expect(thrown(() => parseRelationshipWrite(posts, {}, 'update', '_')).pointer).toBe('');
         expect(thrown(() => parseRelationshipWrite(profile, { data: [] }, 'update', '_')).pointer).toBe('/data');
     });
 });

@@ -55,7 +55,8 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
         throw payloadError(pointerFromKeys(proto), 'a "__proto__" key is not accepted anywhere in the request document');
     }
     if (!hasOwn(body, 'data')) {
-        throw payloadError('/data', 'the request document needs a "data" member');
+        // JSON:API: a pointer names a value the document has (here the document itself)
+        throw payloadError('', 'the request document needs a "data" member');
     }
     if (!hasOwn(body, 'meta') || body.meta === undefined || body.meta === null) {
         return body;
@@ -99,7 +100,7 @@ export function readPrimaryData(doc: Record<string, unknown>, model: RestModel):
         throw payloadError('/data', 'the primary "data" must be a resource object');
     }
     if (!hasOwn(data, 'type') || typeof data.type !== 'string') {
-        throw payloadError('/data/type', 'the resource object needs a string "type"');
+        throw payloadError(hasOwn(data, 'type') ? '/data/type' : '/data', 'the resource object needs a string "type"');
     }
     if (!namesType(model, data.type)) {
         throw payloadError('/data/type', `the resource type "${data.type}" does not match the endpoint's type "${model.type}"`, 'type-conflict');

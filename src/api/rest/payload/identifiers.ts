@@ -33,8 +33,9 @@ export function parseIdentifier(target: RestModel, value: unknown, pointer: stri
     if (!isObject(value)) {
         throw payloadError(pointer, `expected a resource identifier { "type": "${target.type}", "id": … }`);
     }
+    // a missing member is pointed at through the identifier holding it (JSON:API: a pointer names a value the document has)
     if (!hasOwn(value, 'type') || typeof value.type !== 'string') {
-        throw payloadError(pointerTo(pointer, 'type'), 'a resource identifier needs a string "type"');
+        throw payloadError(hasOwn(value, 'type') ? pointerTo(pointer, 'type') : pointer, 'a resource identifier needs a string "type"');
     }
     const type = value.type;
     const concrete = namesType(target, type) ? undefined : target.descendants.find((d) => namesType(d, type));
@@ -42,7 +43,7 @@ export function parseIdentifier(target: RestModel, value: unknown, pointer: stri
         throw payloadError(pointerTo(pointer, 'type'), `expected a resource identifier of type "${target.type}", got "${value.type}"`);
     }
     if (!hasOwn(value, 'id') || (typeof value.id !== 'string' && typeof value.id !== 'number')) {
-        throw payloadError(pointerTo(pointer, 'id'), 'a resource identifier needs an "id" (string or number)');
+        throw payloadError(hasOwn(value, 'id') ? pointerTo(pointer, 'id') : pointer, 'a resource identifier needs an "id" (string or number)');
     }
     const where = whereById(target, value.id, divider, pointerTo(pointer, 'id'));
     return { target, where: concrete ? ofConcreteType(target, concrete, where) : where, pointer };
