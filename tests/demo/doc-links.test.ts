@@ -73,3 +73,28 @@ describe.each(DOCUMENTS)('the links of %s', (document) => {
         expect(broken).toEqual([]);
     });
 });
+
+/** Repository paths the prose names in code spans (`tests/...`, `src/api/...`), not paths of an application's own. */
+function repositoryPaths(text: string): string[] {
+    const found = new Set<string>();
+    for (const line of proseLines(text)) {
+        for (const match of line.matchAll(/`((?:tests|scripts|docs|examples|bench|\.ci|src\/(?:api|adapters|server))\/[^`\s<>*]*)`/g)) {
+            if (!match[1].startsWith('bench/.data/')) found.add(match[1]);
+        }
+    }
+    return [...found];
+}
+
+describe.each(DOCUMENTS)('the names of %s', (document) => {
+    const text = fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8');
+
+    it('name repository files that exist', () => {
+        expect(repositoryPaths(text).filter((p) => !fs.existsSync(path.join(PROJECT_ROOT, p)))).toEqual([]);
+    });
+
+    it('name npm scripts that package.json defines', () => {
+        const scripts = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+        const named = [...text.matchAll(/\bnpm run ([\w:-]+)/g)].map((m) => m[1]);
+        expect(named.filter((name) => !(name in scripts))).toEqual([]);
+    });
+});
