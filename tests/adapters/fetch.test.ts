@@ -168,4 +168,27 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         expect(refused.headers.get('www-authenticate')).toBe('Bearer');
         expect(await refused.text()).toBe('sign in');
     });
+
+    it('without limit options takes bodies up to 1 MiB (413 above) and query strings up to 16 KiB (414 above), as documented', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const handler = createFetchHandler({ logger: f.common.logger, modelMeta: f.common.modelMeta, handler: f.rpc, getPrisma: () => f.getPrisma(String(alice)) });
+        // padded with JSON whitespace: the schema bounds the title's length
+        const bodyOf = (bytes: number) => {
+            const json = JSON.stringify({ data: { title: 'sized', authorId: alice } });
+            return json + ' '.repeat(bytes - json.length);
+        };
+        const post = (body: string) => handler(new Request('http://localhost/post/create', { method: 'POST', body, headers: { 'content-type': 'application/json' } }));
+        expect((await post(bodyOf(1024 * 1024))).status).toBe(201);
+        const over = await post(bodyOf(1024 * 1024 + 1));
+        expect(over.status).toBe(413);
+        expect(typeof (await over.json()).error.message).toBe('string');
+        const queryOf = (chars: number) => {
+            const empty = `q=${encodeURIComponent(JSON.stringify({ where: { title: '' } }))}`;
+            return `q=${encodeURIComponent(JSON.stringify({ where: { title: 'q'.repeat(chars - empty.length) } }))}`;
+        };
+        expect(queryOf(16 * 1024)).toHaveLength(16 * 1024);
+        expect((await handler(new Request(`http://localhost/post/count?${queryOf(16 * 1024)}`))).status).toBe(200);
+        expect((await handler(new Request(`http://localhost/post/count?${queryOf(16 * 1024 + 1)}`))).status).toBe(414);
+    });
 });
