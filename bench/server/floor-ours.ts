@@ -21,7 +21,8 @@ const ID_ORDER = [{ id: 'asc' }];
 const PAGE_SIZE = 1000;
 const INCLUDED: Record<string, unknown> = {
     author: { select: FIELDS.user },
-    comments: { select: FIELDS.comment, orderBy: ID_ORDER, take: PAGE_SIZE },
+    // one more than shown: ours tells from it that an included to-many has more members (links to its next page)
+    comments: { select: FIELDS.comment, orderBy: ID_ORDER, take: PAGE_SIZE + 1 },
 };
 
 function listArgs(query: ParsedRequest['query']): { where?: Record<string, unknown>; args: Record<string, unknown>; skip: number; take: number } {
