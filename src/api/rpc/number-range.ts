@@ -114,10 +114,9 @@ function inData(registry: ModelRegistry, model: ModelDef, data: unknown, found: 
 
 /** The fields an operation's writes compute from their current values (`{ increment }` …), nested writes included. */
 export function computedFields(registry: ModelRegistry, model: ModelDef, op: string, args: Args): ComputedField[] {
+    if (op !== 'upsert' && !op.startsWith('update')) return [];
     const found: Found = new Map();
-    const rows = asFilter(model, args.where);
-    if (op === 'upsert') inData(registry, model, args.update, found, rows);
-    else if (op.startsWith('update')) inData(registry, model, args.data, found, rows);
+    inData(registry, model, op === 'upsert' ? args.update : args.data, found, asFilter(model, args.where));
     return [...found.values()];
 }
 
