@@ -1,6 +1,6 @@
 import { pathFromRestParam } from '../../src/adapters/shared/request';
-import { loadSchema, type TestSchema } from '../support/schema';
-import { startWorkerServer, type WorkerServer } from '../hardening/support/server-worker';
+import type { TestSchema } from '../support/schema';
+import { startSeededWorkerServer, type WorkerServer } from '../hardening/support/server-worker';
 
 /**
  * The Fetch-based adapters that take the API path from a router's rest parameter (Next.js, SvelteKit, TanStack Start,
@@ -17,9 +17,7 @@ let server: WorkerServer;
 const TIMEOUT = 30_000;
 
 beforeAll(async () => {
-    s = await loadSchema();
-    await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'visible', published: true }] } } });
-    server = await startWorkerServer(s);
+    ({ s, server } = await startSeededWorkerServer());
 });
 
 afterAll(async () => {

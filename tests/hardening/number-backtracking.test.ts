@@ -1,8 +1,8 @@
 import { RPCApiHandler } from '../../src/api/rpc';
 import { RestApiHandler } from '../../src/api/rest';
 import type { Response } from '../../src/types';
-import { loadSchema, type TestSchema } from '../support/schema';
-import { startWorkerServer, type WorkerServer } from './support/server-worker';
+import type { TestSchema } from '../support/schema';
+import { startSeededWorkerServer, type WorkerServer } from './support/server-worker';
 
 /**
  * Decimal and Float texts are checked with a regular expression before they reach the client. A pattern that can
@@ -19,9 +19,7 @@ const HOSTILE = `${'1'.repeat(500_000)}x`;
 const TIMEOUT = 30_000;
 
 beforeAll(async () => {
-    s = await loadSchema();
-    await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'visible', published: true }] } } });
-    server = await startWorkerServer(s);
+    ({ s, server } = await startSeededWorkerServer());
 });
 
 afterAll(async () => {

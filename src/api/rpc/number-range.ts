@@ -37,6 +37,9 @@ export interface ComputedField {
 
 type Found = Map<string, ComputedField>;
 
+/** A bound as the field's filters take it: a number for an `Int`, a bigint for a `BigInt`. */
+const asFieldValue = (kind: ScalarKind, b: bigint): number | bigint => (kind === 'Int' ? Number(b) : b);
+
 const floorDiv = (a: bigint, b: bigint): bigint => {
     const q = a / b;
     return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
@@ -70,10 +73,9 @@ function dangerOf(field: string, kind: ScalarKind, update: Record<string, unknow
     if (k === undefined || !range) return undefined;
     const [low, high] = range;
     const { above, below } = leaving(ops[0], k, range);
-    const value = (b: bigint) => (kind === 'Int' ? Number(b) : b);
     const parts: Record<string, unknown>[] = [];
-    if (above !== undefined && above < high) parts.push({ [field]: above < low ? { not: null } : { gt: value(above) } });
-    if (below !== undefined && below > low) parts.push({ [field]: below > high ? { not: null } : { lt: value(below) } });
+    if (above !== undefined && above < high) parts.push({ [field]: above < low ? { not: null } : { gt: asFieldValue(kind, above) } });
+    if (below !== undefined && below > low) parts.push({ [field]: below > high ? { not: null } : { lt: asFieldValue(kind, below) } });
     return parts.length === 0 ? null : parts.length === 1 ? parts[0] : { OR: parts };
 }
 
@@ -128,8 +130,7 @@ async function outOfRange(tx: unknown, fields: ComputedField[]): Promise<number[
     const counts: number[] = [];
     for (const { model, field, kind } of fields) {
         const [low, high] = RANGES[kind]!;
-        const value = (b: bigint) => (kind === 'Int' ? Number(b) : b);
-        counts.push(await countOf(tx, model, { OR: [{ [field]: { gt: value(high) } }, { [field]: { lt: value(low) } }] }));
+        counts.push(await countOf(tx, model, { OR: [{ [field]: { gt: asFieldValue(kind, high) } }, { [field]: { lt: asFieldValue(kind, low) } }] }));
     }
     return counts;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { generateSchemaAsync, PROJECT_ROOT } from '../../support/generate';
-import { BLOG_SCHEMA, type TestSchema } from '../../support/schema';
+import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../../support/schema';
 
 /**
  * Serves the API from a worker thread, so that a request that keeps the server's event loop busy does not also
@@ -62,4 +62,11 @@ export async function startWorkerServer(schema: TestSchema): Promise<WorkerServe
             await worker.terminate();
         },
     };
+}
+
+/** The blog schema's database with user 1 and one published post of his, served from a worker thread. */
+export async function startSeededWorkerServer(): Promise<{ s: TestSchema; server: WorkerServer }> {
+    const s = await loadSchema();
+    await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'visible', published: true }] } } });
+    return { s, server: await startWorkerServer(s) };
 }
