@@ -17,6 +17,13 @@ export interface CurlExample {
      * answer that is an error (`# {"error"…` or `# {"errors"…`: some 4xx) or data (`# {"data"…`: some 2xx), or nothing.
      */
     shows?: number | '4xx' | '2xx';
+    /**
+     * The answer's JSON as the document shows it, if it does: in `#` lines right after the command (after a status
+     * line and header lines), or in a ```json block right after the ```sh block when that holds this command alone.
+     */
+    answer?: string;
+    /** Headers the document shows (`# location: …` right after the command), by lower-case name. */
+    shownHeaders: Record<string, string>;
 }
 
 /** Shell words of `source` from `start` up to the end of the command; returns them and where the command ends. */
@@ -71,13 +78,34 @@ function toExample(args: string[], text: string): CurlExample {
     if (!url) throw new Error(`no URL in ${text}`);
     const { pathname, search } = new URL(url);
     const extra = asQuery && query.length ? `${search ? '&' : '?'}${query.join('&')}` : '';
-    return { text, method: method ?? (body !== undefined ? 'POST' : 'GET'), path: `${pathname}${search}${extra}`, headers, body };
+    return { text, method: method ?? (body !== undefined ? 'POST' : 'GET'), path: `${pathname}${search}${extra}`, headers, body, shownHeaders: {} };
+}
+
+/**
+ * The `#` lines right after a command: a status line, header lines, then the answer's JSON (a line starting with
+ * `{` or `[`, possibly after the status, continued by lines that start with a space or JSON punctuation).
+ */
+function shownAfter(shown: string, example: CurlExample): void {
+    const lines = shown.split('\n').slice(1);
+    let n = 0;
+    for (; n < lines.length && lines[n].startsWith('# '); n++) {
+        const line = lines[n].slice(2);
+        const header = /^([A-Za-z][\w-]*): (.*)$/.exec(line);
+        if (/^HTTP\/1\.1 \d{3}/.test(line)) continue;
+        if (header) example.shownHeaders[header[1].toLowerCase()] = header[2];
+        else break;
+    }
+    const start = n < lines.length && /^# (?:[1-5]\d\d )?[{[]/.exec(lines[n]);
+    if (!start) return;
+    const json = [lines[n].slice(2).replace(/^[1-5]\d\d /, '')];
+    for (n++; n < lines.length && /^# [\s"{}[\]…]|^# \.\.\./.test(lines[n]); n++) json.push(lines[n].slice(2));
+    example.answer = json.join('\n');
 }
 
 /** Every `curl` command inside the ```sh blocks of `markdown`, in order. */
 export function curlExamples(markdown: string): CurlExample[] {
     const examples: CurlExample[] = [];
-    for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```\n(?:\s*```json\n([\s\S]*?)```)?/g)) {
         const code = block[1];
         const starts = [...code.matchAll(/^curl /gm)].map((m) => m.index!);
         starts.forEach((start, n) => {
@@ -87,8 +115,11 @@ export function curlExamples(markdown: string): CurlExample[] {
             const shown = code.slice(end, starts[n + 1] ?? code.length);
             const status = /^# (?:HTTP\/1\.1 )?([1-5]\d\d)\b/m.exec(shown);
             const body = /^# \{"(errors?|data)"/m.exec(shown);
+            shownAfter(shown, example);
+            if (block[2] !== undefined && starts.length === 1 && example.answer === undefined) example.answer = block[2];
+            const kind = body ?? (example.answer && /^\s*\{\s*"(errors?|data)"/.exec(example.answer));
             if (status) example.shows = Number(status[1]);
-            else if (body) example.shows = body[1] === 'data' ? '2xx' : '4xx';
+            else if (kind) example.shows = kind[1] === 'data' ? '2xx' : '4xx';
             examples.push(example);
         });
     }

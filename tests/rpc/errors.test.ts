@@ -1,8 +1,10 @@
 import { RestApiHandler } from '../../src/api/rest';
+import fs from 'node:fs';
 import path from 'node:path';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../support/schema';
-import { generateSchema } from '../support/generate';
+import { generateSchema, PROJECT_ROOT } from '../support/generate';
+import { differences, jsonBlockAfter, parseShown } from '../demo/shown-json';
 import { captureLogger, rpcCaller, type AnyBody, type RpcCaller } from './support';
 
 /** Each error class of the RPC error format, from real failures of the enhanced client. */
@@ -198,6 +200,12 @@ describe('500 and 503', () => {
                 logger: null,
             });
             expect([rest.status, rest.headers]).toEqual([503, { 'content-type': 'application/vnd.api+json', 'retry-after': '1' }]);
+            // the answers the README and docs/reliability.md show ("When the database is down")
+            for (const document of ['README.md', 'docs/reliability.md']) {
+                const markdown = fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8');
+                expect([document, differences(parseShown(jsonBlockAfter(markdown, 'RPC:')), res.body)]).toEqual([document, []]);
+                expect([document, differences(parseShown(jsonBlockAfter(markdown, 'REST (JSON:API):')), rest.body)]).toEqual([document, []]);
+            }
         } finally {
             await broken.$disconnect().catch(() => undefined);
         }
