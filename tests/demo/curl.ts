@@ -95,11 +95,15 @@ function shownAfter(shown: string, example: CurlExample): void {
         if (header) example.shownHeaders[header[1].toLowerCase()] = header[2];
         else break;
     }
-    const start = n < lines.length && /^# (?:[1-5]\d\d )?[{[]/.exec(lines[n]);
-    if (!start) return;
-    const json = [lines[n].slice(2).replace(/^[1-5]\d\d /, '')];
-    for (n++; n < lines.length && /^# [\s"{}[\]…]|^# \.\.\./.test(lines[n]); n++) json.push(lines[n].slice(2));
-    example.answer = json.join('\n');
+    const jsonStart = /^# (?:[1-5]\d\d )?[{[]/;
+    if (n < lines.length && jsonStart.test(lines[n])) {
+        const json = [lines[n].slice(2).replace(/^[1-5]\d\d /, '')];
+        for (n++; n < lines.length && /^# [\s"{}[\]…]|^# \.\.\./.test(lines[n]); n++) json.push(lines[n].slice(2));
+        example.answer = json.join('\n');
+    }
+    // JSON shown further down would go unchecked
+    const stray = lines.slice(n).find((line) => jsonStart.test(line));
+    if (stray) throw new Error(`an answer shown apart from its command (${example.text.split('\n')[0]}): ${stray}`);
 }
 
 /** Every `curl` command inside the ```sh blocks of `markdown`, in order. */

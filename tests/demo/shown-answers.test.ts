@@ -4,7 +4,7 @@ import { PROJECT_ROOT } from '../support/generate';
 import { curlExamples } from './curl';
 import { differences, jsonBlockAfter, parseShown } from './shown-json';
 
-/** How a document's shown answer is read and compared (`doc-examples.test.ts` applies it to every example). */
+/** Where a document shows an answer (`curl.ts`), how it is read and compared (`shown-json.ts`); `doc-examples.test.ts` applies them to every example. */
 
 const check = (shown: string, actual: unknown, perRun = {}) => differences(parseShown(shown), actual, perRun);
 
@@ -61,6 +61,41 @@ describe('a shown answer', () => {
             'createdAt: shown "2026-11-22T03:47:38.184Z", answered "yesterday"',
             'dateTime: shown "2025-06-30T12:00:00.000Z", answered "2025-06-30T12:00:00.001Z"',
         ]);
+    });
+});
+
+describe('where a document shows an answer', () => {
+    const fence = '```';
+    it('in # lines right after the command (after a status and headers), or in a JSON block after a one-command block', () => {
+        const markdown = [
+            `${fence}sh`,
+            "curl -i -X DELETE http://localhost:3000/api/rest/post/1 -H 'x-user-id: 2'",
+            '# HTTP/1.1 403 Forbidden',
+            '# x-thing: a',
+            '# {"errors":[{"status":403,',
+            '#  "code":"forbidden"}]}',
+            '# prose after it',
+            'curl http://localhost:3000/api/rest/post/2',
+            '# 404 {"errors":[…]}',
+            fence,
+            '',
+            `${fence}sh`,
+            'curl http://localhost:3000/api/rest/post/3',
+            fence,
+            '',
+            `${fence}json`,
+            '{ "data": { "id": 3, … } }',
+            fence,
+        ].join('\n');
+        const [first, second, third] = curlExamples(markdown);
+        expect([first.shows, first.shownHeaders, first.answer]).toEqual([403, { 'x-thing': 'a' }, '{"errors":[{"status":403,\n "code":"forbidden"}]}']);
+        expect([second.shows, second.answer]).toEqual([404, '{"errors":[…]}']);
+        expect([third.shows, third.answer]).toEqual(['2xx', '{ "data": { "id": 3, … } }\n']);
+    });
+
+    it('and nowhere else: JSON further from its command is refused, not left unchecked', () => {
+        const markdown = `${fence}sh\ncurl http://localhost:3000/api/rest/post/3\n# the post:\n# {"data":{}}\n${fence}\n`;
+        expect(() => curlExamples(markdown)).toThrow(/apart from its command/);
     });
 });
 
