@@ -6,7 +6,7 @@ import { describeScenario, type StartedScenario } from './support/scenario';
 import { supertestHarness } from './support/supertest';
 
 /**
- * NestJS 11+ is published as ES modules only, which jest's module loader cannot load; the application
+ * NestJS 12 is published as ES modules only, which jest's module loader cannot load; the application
  * (tests/adapters/nestjs/app.ts: Nest's testing module, ZenStackModule, ApiHandlerService) therefore runs
  * in a child Node process, and these tests talk to it over real HTTP.
  */

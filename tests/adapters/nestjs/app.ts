@@ -1,6 +1,6 @@
 /**
  * A NestJS application serving the blog schema through `ZenStackModule` and `ApiHandlerService`, run in a
- * child process by nestjs.test.ts (NestJS 11+ ships as ES modules, which jest's module system cannot load;
+ * child process by nestjs.test.ts (NestJS 12 ships as ES modules, which jest's module system cannot load;
  * Node's own `require` can). It prints `READY <json>` with its ports, and stops when stdin closes.
  * Besides the API it exposes `/__raw/:model/:op` (raw, policy-free client) and `/__errors` (what the adapter
  * logged), for the test to seed and inspect.
