@@ -7,6 +7,7 @@ import { exportTarget, installPacked, specifier, subpaths, type ConsumerApp } fr
 import { consumerSource, importedSpecifiers } from './support/consumer-source';
 import { loadAll, namedImportsModule, runNode, type Loaded } from './support/load-probe';
 import { packagesReached } from './support/module-graph';
+import { serveRequests } from './support/request-probe';
 import { TYPE_CHECK_MODES, typeCheck } from './support/type-check';
 
 /**
@@ -182,6 +183,12 @@ describe('every module path, loaded by the application', () => {
         expect(imports['zenstack-api/express']).toContain('ZenStackMiddleware');
         fs.writeFileSync(path.join(app.dir, 'named-imports.mjs'), namedImportsModule(imports));
         expect(() => runNode(app.dir, 'named-imports.mjs')).not.toThrow();
+    });
+
+    it('serves an RPC and a JSON:API request, finding the generated model metadata itself', () => {
+        const { rpc, rest } = serveRequests(app.dir);
+        expect(rpc).toEqual({ status: 200, body: expect.objectContaining({ data: [expect.objectContaining({ id: 1, title: 'installed' })] }) });
+        expect(rest).toEqual({ status: 200, body: expect.objectContaining({ data: [expect.objectContaining({ type: 'post', id: 1 })] }) });
     });
 });
 
