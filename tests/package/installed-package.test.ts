@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureBuilt, expectedOutputs, PROJECT_ROOT } from './support/built-dist';
-import { exportTarget, installPacked, specifier, subpaths, type ConsumerApp } from './support/consumer-app';
+import { exportTarget, installPacked, linkIntoApp, specifier, subpaths, type ConsumerApp } from './support/consumer-app';
+import { setupDemoDb } from '../demo/support';
 import { consumerSource, importedSpecifiers } from './support/consumer-source';
 import { loadAll, namedImportsModule, runNode, type Loaded } from './support/load-probe';
 import { packagesReached } from './support/module-graph';
@@ -185,10 +186,16 @@ describe('every module path, loaded by the application', () => {
         expect(() => runNode(app.dir, 'named-imports.mjs')).not.toThrow();
     });
 
-    it('serves an RPC and a JSON:API request, finding the generated model metadata itself', () => {
-        const { rpc, rest } = serveRequests(app.dir);
-        expect(rpc).toEqual({ status: 200, body: expect.objectContaining({ data: [expect.objectContaining({ id: 1, title: 'installed' })] }) });
-        expect(rest).toEqual({ status: 200, body: expect.objectContaining({ data: [expect.objectContaining({ type: 'post', id: 1 })] }) });
+    it('serves an RPC and a JSON:API request on a real database, finding the generated model metadata itself', async () => {
+        // the application's own database packages, beside the installed package
+        for (const name of ['@prisma/adapter-better-sqlite3', 'better-sqlite3']) linkIntoApp(app, name);
+        const dbFile = path.join(app.dir, 'demo.db');
+        expect((await setupDemoDb({ DEMO_DB: dbFile })).status).toBe(0);
+        const { rpc, rest } = serveRequests(app.dir, dbFile);
+        // the demo's user 1 reads the published posts and her own draft: 1, 2, 3 and 5
+        expect(rpc).toEqual({ status: 200, body: { data: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 5 }] } });
+        expect(rest.status).toBe(200);
+        expect((rest.body.data as Array<{ type: string; id: number }>).map((r) => `${r.type}:${r.id}`)).toEqual(['post:1', 'post:2', 'post:3', 'post:5']);
     });
 });
 

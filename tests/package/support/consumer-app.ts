@@ -63,6 +63,11 @@ export function installPacked(): ConsumerApp {
     return { dir, packageDir, manifest, files: packed.files, size: packed.size, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Links one more of this project's packages into the application, as one of its own dependencies. */
+export function linkIntoApp(app: ConsumerApp, name: string): void {
+    if (!fs.existsSync(path.join(app.dir, 'node_modules', name))) link(path.join(app.dir, 'node_modules'), name);
+}
+
 /** The module paths the package publishes (`.`, `./api` …), without `./package.json`. */
 export const subpaths = (manifest: Manifest): string[] => Object.keys(manifest.exports).filter((subpath) => !subpath.endsWith('.json'));
 
