@@ -20,6 +20,27 @@ import type { ModelDef, ModelRegistry, RelationField, ScalarField } from './mode
 
 export const LOGICAL = new Set(['AND', 'OR', 'NOT']);
 export const RELATION_FILTERS = new Set(['is', 'isNot', 'some', 'every', 'none']);
+const TO_ONE_FILTERS = new Set(['is', 'isNot']);
+const TO_MANY_FILTERS = new Set(['some', 'every', 'none']);
+
+/**
+ * How Prisma may read the filter object of relation `rel` (to `target`): as relation filters (`ops`: `posts: { some }`,
+ * `author: { is }`) and/or, for a to-one relation, as the related model's own conditions (`author: { email }`).
+ * A to-one relation takes `is`/`isNot` only, each an object or null, and any other value is the conditions: a
+ * related model may have fields named like the operators (`some`, `every`, even `is`), which are conditions there.
+ * Where `is` or `isNot` is also a field of the target, `{ is: {…} }` can be read either way: both are given, and a
+ * check must cover both (a rewrite keeps to the operators, which Prisma tries first).
+ */
+export function relationFilterForms(rel: RelationField, target: ModelDef, value: Record<string, unknown>): { ops: string[]; conditions: boolean } {
+    const keys = Object.keys(value);
+    if (rel.isArray) {
+        const ops = keys.filter((k) => TO_MANY_FILTERS.has(k));
+        return { ops, conditions: ops.length === 0 };
+    }
+    const ops = keys.filter((k) => TO_ONE_FILTERS.has(k) && (value[k] === null || isObject(value[k])));
+    if (ops.length === 0 || ops.length < keys.length) return { ops: [], conditions: true };
+    return { ops, conditions: ops.some((k) => target.fields.has(k)) };
+}
 
 export type Walk = { registry: ModelRegistry; model: ModelDef };
 
@@ -133,9 +154,9 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
             const next = target(w, field);
             if (!guarded) unguardedRelation(w, field, next, mode);
             if (!next || !isObject(value)) continue;
-            const filterKeys = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
-            if (filterKeys.length > 0) filterKeys.forEach((k) => walk(next, value[k], mode, guarded));
-            else walk(next, value, mode, guarded);
+            const { ops, conditions } = relationFilterForms(field, next.model, value);
+            ops.forEach((k) => walk(next, value[k], mode, guarded));
+            if (conditions) walk(next, value, mode, guarded);
         } else if ((field as ScalarField).omitted) {
             reject(w.model, key, 'filtering');
         } else if (!guarded && field.readProtected) {

@@ -1,5 +1,5 @@
 import { hasOwn, isObject } from '../common/guards';
-import { LOGICAL, reject, RELATION_FILTERS, target, type Walk } from '../common/filter-guard';
+import { LOGICAL, reject, relationFilterForms, target, type Walk } from '../common/filter-guard';
 import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { SINGLE_RECORD_WRITES } from './write-filters';
@@ -72,13 +72,13 @@ export function guardFalsyWhere(w: Walk, where: unknown): unknown {
         }
         const next = target(w, field);
         if (!next || !isObject(value)) continue;
-        const filterKeys = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
+        const { ops } = relationFilterForms(field, next.model, value);
         let relation: unknown = value;
-        if (filterKeys.length === 0) {
+        if (ops.length === 0) {
             relation = guardFalsyWhere(next, value);
         } else {
             const inner: Copy = {};
-            for (const k of filterKeys) {
+            for (const k of ops) {
                 const guarded = guardFalsyWhere(next, value[k]);
                 if (guarded !== value[k]) put(inner, value, k, guarded);
             }

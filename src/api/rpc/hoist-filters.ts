@@ -1,4 +1,4 @@
-import { hoistConjunctions, hoistNegations, RELATION_FILTERS } from '../common/filter-guard';
+import { hoistConjunctions, hoistNegations, relationFilterForms } from '../common/filter-guard';
 import { hasOwn, isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
@@ -32,7 +32,7 @@ export function hoistFilter(registry: ModelRegistry, model: ModelDef, where: unk
         const rel = model.relations.get(key);
         const target = rel && registry.models.get(rel.targetKey);
         if (!target || !isObject(value)) continue;
-        const ops = Object.keys(value).filter((k) => RELATION_FILTERS.has(k));
+        const { ops } = relationFilterForms(rel, target, value);
         if (ops.length === 0) {
             // a to-one relation's own conditions (`author: { email }`)
             put(copy, top, key, rel.isArray ? value : hoistFilter(registry, target, value));
