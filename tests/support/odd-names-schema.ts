@@ -2,7 +2,7 @@
  * A legal but unusual schema, shared by the REST and RPC tests of names that collide with the protocols or with
  * JavaScript (`tests/rest/odd-names.test.ts`, `tests/rpc/odd-names.test.ts`):
  * - fields named like JSON:API members (`type`, `links`, `meta`, `data` …) and like Prisma's operators (`some`,
- *   `is`, `in`, `create` …), a relation named `type`, a model whose id field is named `type`;
+ *   `is`, `in`, `create` …), a relation named `type`, a model whose id field is named `type` and which has another field named `id`;
  * - models whose client keys are members of `Object.prototype` (`Constructor` → `constructor`, `ToString`,
  *   `HasOwnProperty`: ZenStack refuses such names for fields and enum values, not for models), and models named
  *   `Transaction`, `Relationships` (a REST path segment), `Meta`, `Error`;
@@ -108,6 +108,7 @@ model Meta {
 
 model Sort {
   type  String  @id
+  id    Int?    @unique
   label String?
   @@allow('all', true)
 }
