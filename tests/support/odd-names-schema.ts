@@ -10,6 +10,7 @@
  *   divider, `@@id` with a name, BigInt and Int ids at their bounds, `uuid()`/`cuid()` defaults;
  * - `@map`/`@@map` on fields, models and an enum (values mapped too), `now()`/`autoincrement()` defaults,
  *   optional relations, self-relations, `onDelete: Cascade`/`SetNull`;
+ * - an optional `Unsupported("…")` field (`Error.geo`), which the client neither reads nor writes;
  * - `Badge` has read-protected fields (one named `is`) next to a field named `some`, reached from `Holder`
  *   through a to-one relation.
  */
@@ -86,8 +87,9 @@ model Transaction {
 }
 
 model Error {
-  id      Int    @id
+  id      Int                  @id
   message String
+  geo     Unsupported("TEXT")?
   @@allow('all', true)
 }
 

@@ -275,7 +275,8 @@ function scalarKind(field: FieldInfo): ScalarKind {
     if (BUILTIN_KINDS.has(field.type)) {
         return field.type as ScalarKind;
     }
-    if (field.type === 'Unsupported') {
+    // ZenStack 2.22 writes an `Unsupported("…")` field's type as the text "undefined" in the metadata
+    if (field.type === 'Unsupported' || field.type === 'undefined') {
         return 'Unsupported';
     }
     return 'Enum';
@@ -311,10 +312,11 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
             fields.set(name, rel);
         } else {
             const omitted = hasAttribute(field, '@omit');
+            const kind = scalarKind(field);
             const scalar: ScalarField = {
                 name,
-                type: field.type,
-                kind: scalarKind(field),
+                type: kind === 'Unsupported' ? 'Unsupported' : field.type,
+                kind,
                 isArray: !!field.isArray && !field.isTypeDef,
                 isOptional: !!field.isOptional,
                 isId: !!field.isId,
