@@ -155,6 +155,9 @@ describe('models named like JavaScript and protocol names', () => {
         const created = await call('POST', '/toString', { data: { type: 'toString', id: 'new/ü', attributes: { label: 'n' }, relationships: { parent: { data: { type: 'toString', id: 'kid' } } } } });
         expect([created.status, created.headers?.Location]).toEqual([201, `${ENDPOINT}/toString/new%2F%C3%BC`]);
         expect((await follow(created.headers!.Location as string)).body.data.attributes).toEqual({ label: 'n', parentKey: 'kid' });
+        // a unique violation names the field, not its @map column (pk)
+        const again = await call('POST', '/toString', { data: { type: 'toString', id: 'kid', attributes: { label: 'again' } } });
+        expect([again.status, again.body.errors[0].detail]).toEqual([409, 'unique constraint violated on (key)']);
         // onDelete: Cascade down the tree
         expect((await call('DELETE', '/toString/kid')).status).toBe(204);
         expect(await s.prisma.toString.findMany({ select: { key: true } })).toEqual([{ key: 'a_b/c,d%e f ü' }]);

@@ -44,6 +44,11 @@ describe('models named like members of Object.prototype, and Transaction', () =>
         expect(pair.body.data).toEqual({ a: 'x_y', b: 'z', note: null });
         const updated = await call('PUT', '/hasOwnProperty/update', { body: { where: { pair: { a: 'x_y', b: 'z' } }, data: { note: 'n' } } });
         expect([updated.status, updated.body.data.note]).toEqual([200, 'n']);
+        // a unique violation names the field, not its @map column (pk), in a transaction too
+        const again = await call('POST', '/toString/create', { body: { data: { key: 'kid', label: 'again' } } });
+        expect([again.status, again.body.error.message]).toEqual([400, 'unique constraint violated on (key)']);
+        const batch = await call('POST', '/$transaction/sequential', { body: [{ model: 'toString', op: 'create', args: { data: { key: 'kid', label: 'again' } } }] });
+        expect([batch.status, batch.body.error.message]).toEqual([400, 'unique constraint violated on (key)']);
     });
 
     it('a model named Transaction is /transaction, beside the /$transaction route', async () => {

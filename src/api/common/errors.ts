@@ -1,5 +1,6 @@
 import { CodecError } from './codec';
 import { TRANSACTION_ENDED_MESSAGE } from '../../driver/transaction-cleanup';
+import type { ModelDef, ModelRegistry } from './model-registry';
 
 /** ZenStack's reason for data rejected by the schema's validation rules (both protocols send it with a 422). */
 export const DATA_VALIDATION_VIOLATION = 'DATA_VALIDATION_VIOLATION';
@@ -327,7 +328,17 @@ export function isTransactionConflict(err: unknown): boolean {
     return classified.kind === 'unavailable' && classified.message === CONFLICT_MESSAGE;
 }
 
-export function classifyError(err: unknown): ClassifiedError {
+/**
+ * The field a column of a constraint belongs to, by the name the API knows it (`personId` for `@map("person_id")`);
+ * PostgreSQL quotes a column named like a keyword (`"row"`).
+ */
+function fieldOfColumn(model: ModelDef | undefined, column: unknown): string {
+    const name = typeof column === 'string' ? column.replace(/^"(.*)"$/, '$1') : String(column);
+    return model?.mappedColumns.get(name) ?? name;
+}
+
+/** What an error is, for the answer; `registry`, when known, names the fields of a violated constraint as the schema does. */
+export function classifyError(err: unknown, registry?: ModelRegistry): ClassifiedError {
     if (err instanceof BadRequestError || err instanceof CodecError) {
         return { kind: 'bad-request', message: err.message };
     }
@@ -367,7 +378,8 @@ export function classifyError(err: unknown): ClassifiedError {
         }
         if (code === 'P2002') {
             const target = meta.target ?? (meta.driverAdapterError as { cause?: { constraint?: { fields?: unknown } } })?.cause?.constraint?.fields;
-            const fields = Array.isArray(target) ? target.join(', ') : typeof target === 'string' ? target : undefined;
+            const model = typeof meta.modelName === 'string' ? registry?.byName.get(meta.modelName) : undefined;
+            const fields = Array.isArray(target) ? target.map((c) => fieldOfColumn(model, c)).join(', ') : typeof target === 'string' ? target : undefined;
             return { kind: 'unique', message: fields ? `unique constraint violated on (${fields})` : 'unique constraint violated', ormCode: code };
         }
         // a SQLite CHECK constraint comes as a known request error of that code, a trigger as P2003 with the driver's cause

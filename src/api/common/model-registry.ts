@@ -141,6 +141,8 @@ export interface ModelDef {
     delegated: boolean;
     /** For a `@@delegate` model: the field naming the model right under it that each row belongs to (`assetType`). */
     discriminator?: string;
+    /** Database column → scalar field, for the fields whose column is named apart (`@map("person_id")`). */
+    mappedColumns: ReadonlyMap<string, string>;
 }
 
 export interface ModelRegistry {
@@ -342,6 +344,11 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
     const autoIncrementScalars = [...scalars.values()].filter((f) => f.isAutoIncrement);
     const updatedAtFields = [...scalars.values()].filter((f) => hasAttribute(f.info, '@updatedAt'));
     const uncheckedOnlyScalars = [...scalars.values()].filter((f) => f.isAutoIncrement || f.isForeignKey);
+    const mappedColumns = new Map<string, string>();
+    for (const f of scalars.values()) {
+        const column = f.info.attributes?.find((a) => a.name === '@map')?.args[0]?.value;
+        if (typeof column === 'string') mappedColumns.set(column, f.name);
+    }
 
     return {
         name: info.name,
@@ -362,6 +369,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         baseTypes: info.baseTypes ?? [],
         discriminator: (info as { discriminator?: string }).discriminator,
         delegated: (info.baseTypes?.length ?? 0) > 0 || !!info.attributes?.some((a) => a.name === '@@delegate'),
+        mappedColumns,
     };
 }
 

@@ -4,6 +4,7 @@ import { describeError, log } from '../common/logger';
 import { formatIssues, zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import { pointerTo } from './json-pointer';
 import type { LoggerConfig } from '../../types';
+import type { ModelRegistry } from '../common/model-registry';
 
 /** Headers of every JSON:API response. */
 export const JSONAPI_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/vnd.api+json' });
@@ -90,11 +91,11 @@ const KIND_TO_CODE: Record<ErrorKind, RestErrorCode> = {
 };
 
 /** Renders anything thrown while serving a request; logs what the client does not see. */
-export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response {
+export function renderError(err: unknown, logger: LoggerConfig | null | undefined, registry?: ModelRegistry): Response {
     if (err instanceof RestError) {
         return errorResponse(err.code, err.detail, err.extra);
     }
-    const classified = classifyError(err);
+    const classified = classifyError(err, registry);
     const code = KIND_TO_CODE[classified.kind];
     if (classified.kind === 'unknown' || classified.kind === 'unavailable' || classified.alarm) {
         log(logger, 'error', describeError(err), code);

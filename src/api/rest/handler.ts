@@ -4,7 +4,7 @@ import { renderError, renderStatusError } from './errors';
 import { normalizeOptions, type RestApiHandlerOptions } from './options';
 import type { RestRequest } from './request';
 import { matchRoute, selectOperation } from './router';
-import { restSchemaCache } from './schema';
+import { restSchemaCache, type RestSchema } from './schema';
 
 /**
  * Creates the JSON:API (v1.1) handler. Options are validated here, once; per-model metadata is
@@ -16,8 +16,9 @@ export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn 
 
     const handle: HandleRequestFn = async function handleRestRequest(ctx: RequestContext): Promise<Response> {
         const logger = ctx.logger;
+        let schema: RestSchema | undefined;
         try {
-            const schema = schemaFor(resolveModelMeta(ctx.modelMeta));
+            schema = schemaFor(resolveModelMeta(ctx.modelMeta));
             const method = String(ctx.method ?? '').toUpperCase();
             const route = matchRoute(schema, ctx.path ?? '', config.segmentPattern);
             const operation = selectOperation(route, method);
@@ -35,7 +36,7 @@ export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn 
             };
             return await operation(req);
         } catch (err) {
-            return renderError(err, logger);
+            return renderError(err, logger, schema?.registry);
         }
     };
     // lets adapters render their own errors (bad body, size limits, getPrisma failures) as JSON:API documents

@@ -2,6 +2,7 @@ import { classifyError, DATA_VALIDATION_VIOLATION, retryHeaders, type ErrorKind 
 import { describeError, log } from '../common/logger';
 import { zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import type { LoggerConfig, Response } from '../../types';
+import type { ModelRegistry } from '../common/model-registry';
 import { formatIssues, InputValidationError, type ValidationIssue } from './validation';
 
 /** The RPC error body: `{ error: RpcError }`. */
@@ -38,7 +39,7 @@ const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
 };
 
 /** Classifies any error once and renders it as an RPC error response; details go to the logger only. */
-export function renderError(err: unknown, logger: LoggerConfig | null | undefined): Response & { body: { error: RpcError } } {
+export function renderError(err: unknown, logger: LoggerConfig | null | undefined, registry?: ModelRegistry): Response & { body: { error: RpcError } } {
     if (err instanceof InputValidationError) {
         log(logger, 'debug', `RPC arguments rejected by validation: ${err.message}`);
         const error: RpcError = { message: err.message, reason: DATA_VALIDATION_VIOLATION, rejectedByValidation: true, issues: err.issues };
@@ -46,7 +47,7 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
         return { status: 422, body: { error } };
     }
 
-    const classified = classifyError(err);
+    const classified = classifyError(err, registry);
     const status = STATUS_BY_KIND[classified.kind];
     const error: RpcError = { message: classified.message };
 

@@ -1,6 +1,6 @@
 import { resolveModelMeta } from '../common/defaults';
 import { BadRequestError } from '../common/errors';
-import { getModelRegistry } from '../common/model-registry';
+import { getModelRegistry, type ModelRegistry } from '../common/model-registry';
 import type { HandleRequestFn, RequestContext, Response } from '../../types';
 import { prepareCall, runCall } from './call';
 import { renderError } from './errors';
@@ -49,6 +49,15 @@ async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Re
     return renderResult(result, op.status);
 }
 
+/** The registry of a request's model metadata (cached per metadata object), if it has one: to name fields in errors. */
+function registryOf(ctx: RequestContext): ModelRegistry | undefined {
+    try {
+        return getModelRegistry(resolveModelMeta(ctx.modelMeta));
+    } catch {
+        return undefined;
+    }
+}
+
 /**
  * Creates the RPC request handler: `handle(ctx)` answers `{ status, body }` for
  * `/<model>/<operation>` and `/$transaction/sequential`, running everything through `ctx.prisma`.
@@ -68,7 +77,7 @@ export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequest
         try {
             return await handle(ctx, resolved);
         } catch (err) {
-            return renderError(err, ctx.logger);
+            return renderError(err, ctx.logger, registryOf(ctx));
         }
     };
     handler.renderError = renderAdapterError;

@@ -143,7 +143,7 @@ export async function runSequentialTransaction(
         }
         return renderResult(results, 200);
     } catch (err) {
-        const response = renderError(err, logger);
+        const response = renderError(err, logger, registry);
         if (current >= 0) {
             response.body.error.failedOperation = current;
         }
