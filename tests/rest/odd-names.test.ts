@@ -49,6 +49,7 @@ beforeAll(async () => {
     await s.prisma.toString.create({ data: { key: 'a_b/c,d%e f ü', label: 'root' } });
     await s.prisma.toString.create({ data: { key: 'kid', label: 'kid', parentKey: 'a_b/c,d%e f ü' } });
     await s.prisma.hasOwnProperty.create({ data: { a: 'p', b: 'q' } });
+    await s.prisma.hasOwnProperty.create({ data: { a: 'x_y', b: '50%' } });
     await s.prisma.transaction.create({ data: { id: 9223372036854775807n, amount: 1 } });
     await s.prisma.transaction.create({ data: { id: -9223372036854775808n, amount: 2 } });
     await s.prisma.error.create({ data: { id: 2147483647, message: 'max' } });
@@ -126,6 +127,23 @@ describe('attributes named like JSON:API members', () => {
         ]);
         const moved = await call('PATCH', '/sort/bug', { data: { type: 'sort', id: 'bug', attributes: { id: 70 } } });
         expect([moved.status, moved.body.data.id, moved.body.data.attributes.id]).toEqual([200, 'bug', 70]);
+    });
+});
+
+describe('a compound id whose values hold the divider', () => {
+    it('escapes the divider (and %) inside a value, so that its id and links name the record', async () => {
+        // x_y + 50% was "x_y_50%", which splits three ways: its links were a 400
+        const list = await get('/hasOwnProperty', { 'filter[a]': 'x_y' });
+        expect(list.body.data.map((r: Body) => [r.id, r.links.self])).toEqual([['x%5Fy_50%25', `${ENDPOINT}/hasOwnProperty/x%255Fy_50%2525`]]);
+        await linksLeadBack(list.body);
+        const patched = await call('PATCH', '/hasOwnProperty/x%255Fy_50%2525', { data: { type: 'hasOwnProperty', id: 'x%5Fy_50%25', attributes: { note: 'escaped' } } });
+        expect([patched.status, patched.body.data?.attributes]).toEqual([200, { a: 'x_y', b: '50%', note: 'escaped' }]);
+        // ids without % or the divider are written as before, and a % that starts no escape is taken as it is
+        expect((await get('/hasOwnProperty/p_q')).body.data.id).toBe('p_q');
+        await s.prisma.hasOwnProperty.create({ data: { a: 'r%', b: 's' } });
+        expect((await get('/hasOwnProperty/r%25_s')).body.data?.id).toBe('r%25_s');
+        expect((await call('DELETE', '/hasOwnProperty/x%255Fy_50%2525')).status).toBe(204);
+        expect(await s.prisma.hasOwnProperty.count({ where: { a: 'x_y' } })).toBe(0);
     });
 });
 

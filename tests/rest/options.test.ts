@@ -16,6 +16,7 @@ describe('RestApiHandler options', () => {
         [{ endpoint: 'http://x/api', maxIncludeDepth: 0 }, /"maxIncludeDepth"/],
         [{ endpoint: 'http://x/api', idDivider: '' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', idDivider: '/' }, /"idDivider"/],
+        [{ endpoint: 'http://x/api', idDivider: '%' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', modelNameMapping: 'users' }, /"modelNameMapping" must be an object/],
         [{ endpoint: 'http://x/api', modelNameMapping: { User: 5 } }, /"modelNameMapping.User" must be a non-empty string/],
     ])('%j is refused at creation', (options, message) => {

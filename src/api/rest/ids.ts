@@ -66,7 +66,7 @@ export function whereById(model: RestModel, id: unknown, divider: string, pointe
     }
     const values: Record<string, unknown> = {};
     fields.forEach((f, i) => {
-        values[f.name] = parseIdValue(f, parts[i], pointer);
+        values[f.name] = parseIdValue(f, unescapePart(parts[i]), pointer);
     });
     return whereByIdValues(model, values);
 }
@@ -97,7 +97,28 @@ export function formatId(model: RestModel, record: Record<string, unknown>, divi
     if (fields.length === 1) {
         return idPart(record[fields[0].name]) as string | number;
     }
-    return fields.map((f) => String(idPart(record[f.name]))).join(divider);
+    return fields.map((f) => escapePart(String(idPart(record[f.name])), divider)).join(divider);
+}
+
+/**
+ * A part of a compound id as its `id` writes it: a `%` or the divider in the value percent-encoded (`x_y` →
+ * `x%5Fy`), so that the parts can be told apart again (`x%5Fy_z` is `x_y` and `z`, where `x_y_z` was ambiguous).
+ * Values without either, nearly all, are written as they are.
+ */
+function escapePart(text: string, divider: string): string {
+    if (!text.includes('%') && !text.includes(divider)) return text;
+    const encodedDivider = Array.from(Buffer.from(divider, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    return text.split('%').join('%25').split(divider).join(encodedDivider);
+}
+
+/** A part of a compound id as written by `escapePart`; a `%` that starts no escape is taken as it is (ids written before). */
+function unescapePart(part: string): string {
+    if (!part.includes('%')) return part;
+    try {
+        return decodeURIComponent(part);
+    } catch {
+        return part;
+    }
 }
 
 function idPart(value: unknown): unknown {

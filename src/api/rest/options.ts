@@ -81,8 +81,9 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
     url.search = '';
     url.hash = '';
     const idDivider = options.idDivider ?? '_';
-    if (typeof idDivider !== 'string' || idDivider.length === 0 || idDivider.includes('/')) {
-        throw new Error('RestApiHandler: "idDivider" must be a non-empty string without "/"');
+    // `%` starts the escapes of a divider inside a compound id's values (ids.ts)
+    if (typeof idDivider !== 'string' || idDivider.length === 0 || idDivider.includes('/') || idDivider.includes('%')) {
+        throw new Error('RestApiHandler: "idDivider" must be a non-empty string without "/" or "%"');
     }
     const givenMax = positiveInt('maxPageSize', options.maxPageSize, Infinity);
     // the default page must be one a client may ask for: the pagination links name its size
