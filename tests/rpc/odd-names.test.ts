@@ -37,6 +37,10 @@ describe('models named like members of Object.prototype, and Transaction', () =>
         expect([created.status, created.body.data.name, created.body.data.notifications.map((n: { type: string }) => n.type)]).toEqual([201, 'c2', ['made']]);
         const listed = await call('GET', '/constructor/findMany', encodeQuery({ where: { id: 1 }, include: { notifications: { select: { id: true } } } }));
         expect(listed.body.data).toEqual([{ id: 1, name: 'c1', notifications: [{ id: 'n1' }] }]);
+        // onDelete: SetNull keeps the notification, without its owner
+        const made = created.body.data.notifications[0].id;
+        expect((await call('DELETE', '/constructor/delete', encodeQuery({ where: { id: created.body.data.id } }))).status).toBe(200);
+        expect(await s.prisma.notification.findUnique({ where: { id: made }, select: { ownerId: true } })).toEqual({ ownerId: null });
 
         const tree = await call('GET', '/toString/findUnique', encodeQuery({ where: { key: 'a_b/c,d%e f ü' }, include: { children: true } }));
         expect(tree.body.data).toEqual({ key: 'a_b/c,d%e f ü', label: 'root', parentKey: null, children: [{ key: 'kid', label: 'kid', parentKey: 'a_b/c,d%e f ü' }] });
