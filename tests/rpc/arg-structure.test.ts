@@ -118,6 +118,24 @@ describe('malformed filters and payloads without zod', () => {
         expect(res.body.data).toEqual({ count: 1 });
     });
 
+    it('a DELETE body repeating the arguments of q and meta (as the SWR hooks send it) is accepted; one that differs is refused', async () => {
+        await s.prisma.post.create({ data: { id: 3, title: 'three', authorId: 1, createdAt: new Date('2020-01-01T00:00:00.000Z') } });
+        const where = { createdAt: { lt: '2021-01-01T00:00:00.000Z' } };
+        const serialization = { values: { 'where.createdAt.lt': ['Date'] } };
+        const meta = { serialization };
+        // the same arguments, keys in another order, as a parsed body and as text
+        for (const body of [{ meta, where }, JSON.stringify({ where, meta })]) {
+            await expectRefused('DELETE', '/post/deleteMany', { q: { where: { ...where, extra: 1 } }, meta, body }, /a body may only repeat them/);
+            await expectRefused('DELETE', '/post/deleteMany', { q: { where }, body }, /a body may only repeat them/);
+            await expectRefused('DELETE', '/post/deleteMany', { q: { where }, meta, body: { where } }, /a body may only repeat them/);
+        }
+        const res = await call('DELETE', '/post/deleteMany', { q: { where }, meta, body: { meta, where } });
+        expect([res.status, res.body.data]).toEqual([200, { count: 1 }]);
+        const one = await call('DELETE', '/post/delete', { q: { where: { id: 2 }, select: { id: true } }, body: JSON.stringify({ where: { id: 2 }, select: { id: true } }) });
+        expect([one.status, one.body.data]).toEqual([200, { id: 2 }]);
+        expect(await s.prisma.post.count()).toBe(1);
+    });
+
     it('the forms Prisma accepts still pass', async () => {
         const found = async (q: unknown) => {
             const res = await call('GET', '/post/findMany', { q });

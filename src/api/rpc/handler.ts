@@ -1,10 +1,10 @@
 import { resolveModelMeta } from '../common/defaults';
-import { BadRequestError } from '../common/errors';
 import { getModelRegistry, type ModelRegistry } from '../common/model-registry';
 import type { HandleRequestFn, RequestContext, Response } from '../../types';
 import { prepareCall, runCall } from './call';
 import { renderError } from './errors';
-import { bodyHasContent, readBodyArgs, readQueryArgs } from './input';
+import { checkDeleteBody } from './delete-body';
+import { readBodyArgs, readQueryArgs } from './input';
 import { renderResult } from './output';
 import { resolveRoute } from './router';
 import { checkLimitOptions, type ArgLimits } from './limits';
@@ -39,11 +39,10 @@ async function handle(ctx: RequestContext, options: ResolvedOptions): Promise<Re
     }
 
     const { model, op } = route;
-    if (op.source === 'query' && ctx.method.toUpperCase() === 'DELETE' && bodyHasContent(ctx.requestBody)) {
-        // ignoring it would run the deletion without its arguments: a deleteMany of every row
-        throw new BadRequestError(`${op.name} takes its arguments in the "q" query parameter, not in the request body`);
-    }
     const raw = op.source === 'query' ? readQueryArgs(ctx.query) : readBodyArgs(ctx.requestBody, op.requiresArgs);
+    if (op.source === 'query' && ctx.method.toUpperCase() === 'DELETE') {
+        checkDeleteBody(op.name, ctx.requestBody, raw);
+    }
     const call = prepareCall(ctx.prisma, registry, model, op, raw, zodSchemas, options.limits);
     const result = await runCall(ctx.prisma, call);
     return renderResult(result, op.status);
