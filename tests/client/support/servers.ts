@@ -35,8 +35,8 @@ function listen(app: express.Express): Promise<http.Server> {
     });
 }
 
-async function start(name: ClientServer['name'], seed: (s: TestSchema) => Promise<void>): Promise<ClientServer> {
-    const s = await loadSchema();
+async function start(name: ClientServer['name'], seed: (s: TestSchema) => Promise<void>, zmodel?: string): Promise<ClientServer> {
+    const s = await loadSchema(zmodel);
     await seed(s);
     const getPrisma = (req: express.Request) => {
         const user = req.header(USER_HEADER);
@@ -65,12 +65,12 @@ async function start(name: ClientServer['name'], seed: (s: TestSchema) => Promis
     };
 }
 
-/** Ours and 2.22.3's server, started for the enclosing `describe` and seeded alike. */
-export function clientServers(seed: (s: TestSchema) => Promise<void>): { ours: () => ClientServer; upstream: () => ClientServer } {
+/** Ours and 2.22.3's server, started for the enclosing `describe` and seeded alike (the blog schema unless `zmodel` is given). */
+export function clientServers(seed: (s: TestSchema) => Promise<void>, zmodel?: string): { ours: () => ClientServer; upstream: () => ClientServer } {
     const started: Partial<Record<ClientServer['name'], ClientServer>> = {};
     beforeAll(async () => {
-        started.ours = await start('ours', seed);
-        started.upstream = await start('upstream', seed);
+        started.ours = await start('ours', seed, zmodel);
+        started.upstream = await start('upstream', seed, zmodel);
     });
     afterAll(async () => {
         await started.ours?.close();

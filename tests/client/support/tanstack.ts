@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider, type Query } from '@tanstack/react-query';
-import { getHooksContext, Provider, useModelMutation, useModelQuery } from '@zenstackhq/tanstack-query/runtime-v5/react';
+import { getHooksContext, Provider, useInfiniteModelQuery, useModelMutation, useModelQuery } from '@zenstackhq/tanstack-query/runtime-v5/react';
 import type { ModelMeta } from '@zenstackhq/runtime';
 import { createElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -39,14 +39,18 @@ export interface HookError extends Error {
     info?: any;
 }
 
+export type MutationHookOptions = { optimisticUpdate?: boolean; invalidateQueries?: boolean; onMutate?: (variables: unknown) => unknown };
+
 export interface TanstackClient {
     queryClient: QueryClient;
     /** `use<Op><Model>(args)` and its fetch; resolves to what the hook's `data` becomes. */
     query: (model: string, operation: string, args?: unknown, options?: { optimisticUpdate?: boolean }) => Promise<unknown>;
     /** The query key the hook used (for looking at the cache). */
     queryKey: (model: string, operation: string, args?: unknown) => readonly unknown[];
-    /** `use<Op><Model>(options).mutateAsync(args)`. */
-    mutate: (model: string, operation: string, args: unknown, options?: { optimisticUpdate?: boolean }) => Promise<unknown>;
+    /** `use<Op><Model>(options).mutateAsync(args)`; `options` are the hook's (`optimisticUpdate`, `onMutate` …). */
+    mutate: (model: string, operation: string, args: unknown, options?: MutationHookOptions) => Promise<unknown>;
+    /** `useInfinite<Op><Model>(args, options)`: its first page, then one more per call of the returned `next`. */
+    infinite: (model: string, operation: string, args: unknown, getNextPageParam: (last: unknown) => unknown) => Promise<{ pages: () => unknown[]; next: () => Promise<void> }>;
     /** The cached query of this key. */
     cached: (key: readonly unknown[]) => Query | undefined;
 }
@@ -92,6 +96,24 @@ export function tanstackClient(endpoint: string, modelMeta: ModelMeta, user?: nu
             if (!query) throw new Error('the hook put no query in the cache');
             // the query's own queryFn (the runtime's fetcher on the runtime's URL), as a mounted component fetches it
             return query.fetch();
+        },
+        infinite: async (model, operation, args, getNextPageParam) => {
+            let key: readonly unknown[] = [];
+            render(() => {
+                const ctx = getHooksContext();
+                const url = `${ctx.endpoint}/${lowerCaseFirst(model)}/${operation}`;
+                key = useInfiniteModelQuery(model, url, args, { getNextPageParam } as never, ctx.fetch).queryKey;
+            });
+            const query = queryClient.getQueryCache().find({ queryKey: key, exact: true });
+            if (!query) throw new Error('the hook put no query in the cache');
+            await query.fetch();
+            return {
+                pages: () => (query.state.data as { pages: unknown[] }).pages,
+                // what InfiniteQueryObserver.fetchNextPage asks of the query
+                next: async () => {
+                    await query.fetch(undefined, { meta: { fetchMore: { direction: 'forward' } } } as never);
+                },
+            };
         },
         mutate: async (model, operation, args, options) => {
             const { method, checkReadBack } = MUTATIONS[operation];
