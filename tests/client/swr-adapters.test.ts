@@ -1,0 +1,57 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFetchHandler } from '../../src/adapters/fetch';
+import { createNodeHandler } from '../../src/adapters/node';
+import { RPCApiHandler } from '../../src/api/rpc';
+import { SILENT_LOGGER } from '../compat/sides';
+import { loadSchema, type TestSchema } from '../support/schema';
+import { ALICE, AT, seedBlog } from './support/seed';
+import { swrClient } from './support/swr';
+import { USER_HEADER } from './support/servers';
+
+/**
+ * The SWR hooks' deletes (arguments in `q` and again in a JSON body) through adapters that read the body
+ * themselves: the Fetch API base adapter, called in process as the hooks' `fetch`, and the node:http one.
+ */
+
+let s: TestSchema;
+beforeEach(async () => {
+    s = await loadSchema();
+    await seedBlog(s);
+});
+afterEach(async () => {
+    await s.cleanup();
+});
+
+const getUser = (value: string | null | undefined) => s.enhance(value ? { id: Number(value) } : undefined);
+
+async function deleteThroughHooks(endpoint: string): Promise<void> {
+    const hooks = swrClient(endpoint, s.modelMeta, ALICE);
+    expect(await hooks.mutate('Comment', 'delete', { where: { id: 1 }, select: { id: true } })).toEqual({ id: 1 });
+    // typed values: meta in the URL and in the body
+    expect(await hooks.mutate('Post', 'deleteMany', { where: { createdAt: { lte: AT }, authorId: ALICE } })).toEqual({ count: 2 });
+    expect(await s.prisma.post.findMany({ select: { id: true } })).toEqual([{ id: 3 }]);
+}
+
+it('through the Fetch API adapter', async () => {
+    const handler = createFetchHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers.get(USER_HEADER)) });
+    const inProcess = globalThis.fetch;
+    // the app's fetch is the handler itself: no network between the hooks and the adapter
+    globalThis.fetch = ((input: string, init?: RequestInit) => handler(new Request(input, init))) as typeof fetch;
+    try {
+        await deleteThroughHooks('http://app.test/api/model');
+    } finally {
+        globalThis.fetch = inProcess;
+    }
+});
+
+it('through the node:http adapter', async () => {
+    const handler = createNodeHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers[USER_HEADER] as string | undefined) });
+    const server = http.createServer((req, res) => void handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+        await deleteThroughHooks(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/model`);
+    } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+});
