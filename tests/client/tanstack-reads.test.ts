@@ -14,6 +14,9 @@ const servers = clientServers(seedBlog);
 
 const hooks = (server: ClientServer, user?: number) => tanstackClient(`${server.origin}${PLAIN_PATH}`, server.s.modelMeta, user);
 
+/** One object in two places of the args: superjson lists the second as a referential equality of the first. */
+const SHARED = { id: true };
+
 type Read = [name: string, model: string, operation: string, args: unknown, user?: number];
 
 const READS: Read[] = [
@@ -27,6 +30,8 @@ const READS: Read[] = [
     ['findFirst with Decimal, Date and Bytes filters', 'AllTypes', 'findFirst', { where: { decimal: { gt: new Decimal('12.3') }, dateTime: AT, bytes: Buffer.from([1, 2, 3]) }, select: { id: true, decimal: true } }],
     ['findFirst with a Bytes filter from a runtime without Buffer (a Uint8Array)', 'AllTypes', 'findFirst', { where: { bytes: new Uint8Array([1, 2, 3]) }, select: { id: true } }],
     ['findFirst with a Json filter holding a null', 'AllTypes', 'findFirst', { where: { json: { equals: { a: [1, 'two', null] } } }, select: { id: true, json: true } }],
+    ['findMany with optional filters left undefined (superjson sends null tagged "undefined")', 'Post', 'findMany', { where: { title: undefined, published: true, author: undefined }, select: { id: true } }, ALICE],
+    ['findMany holding one object in two places (superjson\'s referentialEqualities)', 'Post', 'findMany', { where: { createdAt: { gte: AT, lte: AT } }, include: { author: { select: SHARED }, comments: { select: SHARED } } }, ALICE],
     ['findFirst with no match (null)', 'Post', 'findFirst', { where: { title: 'nothing' } }, ALICE],
     ['count', 'Post', 'count', { where: { published: true } }],
     ['count with a select', 'Post', 'count', { select: { _all: true, title: true } }, ALICE],

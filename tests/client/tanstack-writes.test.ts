@@ -27,6 +27,7 @@ const WRITES: Write[] = [
         { data: { id: 'made', bigInt: BigInt('-9007199254740993'), decimal: new Decimal('0.1'), bytes: Buffer.from([0, 255]), dateTime: AT, json: { k: null, l: [null] } } },
     ],
     ['update of typed values, the Bytes from a runtime without Buffer', 'AllTypes', 'update', { where: { id: 'made' }, data: { bigInt: { increment: BigInt(2) }, bytes: new Uint8Array([7, 8]) }, select: { bigInt: true, bytes: true } }],
+    ['update with fields left undefined and one Date object in two places', 'Post', 'update', { where: { id: 10 }, data: { title: undefined, published: undefined, createdAt: { set: AT } }, select: { id: true, createdAt: true, comments: { where: { post: { createdAt: AT } } } } }, ALICE],
     ['createMany', 'Comment', 'createMany', { data: [{ id: 5, content: 'a', postId: 10 }, { id: 6, content: 'b', postId: 10 }] }, ALICE],
     ['update with increment and a nested create, answered with an include', 'Post', 'update', { where: { id: 10 }, data: { viewCount: { increment: 2 }, comments: { create: { id: 7, content: 'c' } } }, include: { comments: { orderBy: { id: 'asc' } } } }, ALICE],
     ['updateMany', 'Comment', 'updateMany', { where: { postId: 10 }, data: { content: 'same' } }, ALICE],
