@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NextRequest } from 'next/server';
 import { createFetchHandler } from '../../src/adapters/fetch';
+import { NextRequestHandler } from '../../src/adapters/next';
 import { createNodeHandler } from '../../src/adapters/node';
 import { RPCApiHandler } from '../../src/api/rpc';
 import { SILENT_LOGGER } from '../compat/sides';
@@ -11,7 +13,8 @@ import { USER_HEADER } from './support/servers';
 
 /**
  * The SWR hooks' deletes (arguments in `q` and again in a JSON body) through adapters that read the body
- * themselves: the Fetch API base adapter, called in process as the hooks' `fetch`, and the node:http one.
+ * themselves: the Fetch API base adapter and the Next.js App Router handler (SWR's most common home), called in
+ * process as the hooks' `fetch`, and the node:http one.
  */
 
 let s: TestSchema;
@@ -33,16 +36,30 @@ async function deleteThroughHooks(endpoint: string): Promise<void> {
     expect(await s.prisma.post.findMany({ select: { id: true } })).toEqual([{ id: 3 }]);
 }
 
-it('through the Fetch API adapter', async () => {
-    const handler = createFetchHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers.get(USER_HEADER)) });
-    const inProcess = globalThis.fetch;
-    // the app's fetch is the handler itself: no network between the hooks and the adapter
-    globalThis.fetch = ((input: string, init?: RequestInit) => handler(new Request(input, init))) as typeof fetch;
+/** Runs the hooks with `serve` as the network: the app's fetch hands each request to the adapter in process. */
+async function inProcess(serve: (request: Request) => Promise<Response>): Promise<void> {
+    const network = globalThis.fetch;
+    globalThis.fetch = ((input: string, init?: RequestInit) => serve(new Request(input, init))) as typeof fetch;
     try {
         await deleteThroughHooks('http://app.test/api/model');
     } finally {
-        globalThis.fetch = inProcess;
+        globalThis.fetch = network;
     }
+}
+
+it('through the Fetch API adapter', async () => {
+    const handler = createFetchHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers.get(USER_HEADER)) });
+    await inProcess(handler);
+});
+
+it('through the Next.js App Router handler (app/api/model/[...path]/route.ts)', async () => {
+    const route = NextRequestHandler({ useAppDir: true, logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers.get(USER_HEADER)) });
+    await inProcess(async (request) => {
+        const url = new URL(request.url);
+        const path = url.pathname.slice('/api/model/'.length).split('/');
+        const body = request.method === 'GET' ? undefined : await request.text();
+        return route(new NextRequest(url, { method: request.method, headers: request.headers, body }), { params: Promise.resolve({ path }) });
+    });
 });
 
 it('through the node:http adapter', async () => {
