@@ -44,6 +44,8 @@ const WRITES: Write[] = [
     ['a unique constraint violation', 'User', 'create', { data: { email: 'bob@x' } }, ALICE],
     ['a validation rule the enhanced client checks (@length)', 'Post', 'create', { data: { title: '', authorId: ALICE } }, ALICE],
     ['a create whose result the user cannot read (the hook answers undefined)', 'User', 'create', { data: { email: 'anon@x' } }],
+    ['an update handing the post to another user, which its author then cannot read (the hook answers undefined)', 'Post', 'update', { where: { id: 2 }, data: { authorId: BOB } }, ALICE],
+    ['an anonymous upsert, rejected (ZenStack checks the update rule too)', 'User', 'upsert', { where: { email: 'anon3@x' }, create: { email: 'anon3@x' }, update: {} }],
     ['a deleteMany the policy limits to the user\'s own rows', 'Post', 'deleteMany', { where: { id: { in: [3, 12] } } }, ALICE],
 ];
 
@@ -53,6 +55,7 @@ describe('TanStack Query hooks (v5 runtime): mutations answer as with @zenstackh
         expect(appView(ours)).toEqual(appView(upstream));
         const fails = /rejected|not exist|violation|rule/.test(name);
         expect(Object.keys(ours)).toEqual([fails ? 'error' : 'data']);
+        if (/answers undefined/.test(name)) expect(ours).toEqual({ data: undefined });
     });
 
     it('the databases are alike afterwards', async () => {
