@@ -1,6 +1,8 @@
+import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NextRequest } from 'next/server';
+import { ZenStackMiddleware } from '../../src/adapters/express';
 import { createFetchHandler } from '../../src/adapters/fetch';
 import { NextRequestHandler } from '../../src/adapters/next';
 import { createNodeHandler } from '../../src/adapters/node';
@@ -14,7 +16,7 @@ import { USER_HEADER } from './support/servers';
 /**
  * The SWR hooks' deletes (arguments in `q` and again in a JSON body) through adapters that read the body
  * themselves: the Fetch API base adapter and the Next.js App Router handler (SWR's most common home), called in
- * process as the hooks' `fetch`, and the node:http one.
+ * process as the hooks' `fetch`, and the node:http and Express ones (Express without an app-wide body parser).
  */
 
 let s: TestSchema;
@@ -62,13 +64,22 @@ it('through the Next.js App Router handler (app/api/model/[...path]/route.ts)', 
     });
 });
 
-it('through the node:http adapter', async () => {
-    const handler = createNodeHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers[USER_HEADER] as string | undefined) });
-    const server = http.createServer((req, res) => void handler(req, res));
+async function overHttp(server: http.Server): Promise<void> {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
         await deleteThroughHooks(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/model`);
     } finally {
         await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+}
+
+it('through the node:http adapter', async () => {
+    const handler = createNodeHandler({ prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers[USER_HEADER] as string | undefined) });
+    await overHttp(http.createServer((req, res) => void handler(req, res)));
+});
+
+it('through the Express adapter reading the body itself', async () => {
+    const app = express();
+    app.use('/api/model', ZenStackMiddleware({ logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.header(USER_HEADER)) }));
+    await overHttp(http.createServer(app));
 });
