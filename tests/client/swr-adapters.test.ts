@@ -1,9 +1,11 @@
 import express from 'express';
+import Fastify from 'fastify';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NextRequest } from 'next/server';
 import { ZenStackMiddleware } from '../../src/adapters/express';
 import { createFetchHandler } from '../../src/adapters/fetch';
+import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
 import { NextRequestHandler } from '../../src/adapters/next';
 import { createNodeHandler } from '../../src/adapters/node';
 import { RPCApiHandler } from '../../src/api/rpc';
@@ -16,7 +18,7 @@ import { USER_HEADER } from './support/servers';
 /**
  * The SWR hooks' deletes (arguments in `q` and again in a JSON body) through adapters that read the body
  * themselves: the Fetch API base adapter and the Next.js App Router handler (SWR's most common home), called in
- * process as the hooks' `fetch`, and the node:http and Express ones (Express without an app-wide body parser).
+ * process as the hooks' `fetch`, and the node:http, Express (without an app-wide body parser) and Fastify ones.
  */
 
 let s: TestSchema;
@@ -82,4 +84,15 @@ it('through the Express adapter reading the body itself', async () => {
     const app = express();
     app.use('/api/model', ZenStackMiddleware({ logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.header(USER_HEADER)) }));
     await overHttp(http.createServer(app));
+});
+
+it('through the Fastify plugin', async () => {
+    const app = Fastify();
+    await app.register(ZenStackFastifyPlugin, { prefix: '/api/model', logger: SILENT_LOGGER, modelMeta: s.modelMeta, handler: RPCApiHandler(), getPrisma: (req) => getUser(req.headers[USER_HEADER] as string | undefined) });
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+        await deleteThroughHooks(`${origin}/api/model`);
+    } finally {
+        await app.close();
+    }
 });
