@@ -1,6 +1,7 @@
 import { RPCApiHandler as UpstreamRPCApiHandler } from '@zenstackhq/server/api/rpc';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { TestSchema } from '../support/schema';
+import { AT, seedBlog as seed } from '../client/support/seed';
 import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body } from './sides';
 
 /**
@@ -13,32 +14,6 @@ import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body } from './sides';
  */
 
 type Call = { method: string; path: string; q?: unknown; meta?: unknown; rawQuery?: Record<string, string>; body?: unknown; user?: number; zod?: boolean };
-
-const AT = new Date('2024-05-01T10:00:00.000Z');
-
-async function seed(s: TestSchema): Promise<void> {
-    await s.prisma.user.create({ data: { id: 1, email: 'alice@x', name: 'Alice', role: 'ADMIN' } });
-    await s.prisma.user.create({ data: { id: 2, email: 'bob@x', name: 'Bob' } });
-    await s.prisma.post.create({ data: { id: 1, title: 'Published', published: true, viewCount: 5, authorId: 1, createdAt: AT } });
-    await s.prisma.post.create({ data: { id: 2, title: 'Draft', authorId: 1, createdAt: AT } });
-    await s.prisma.post.create({ data: { id: 3, title: 'Bob draft', authorId: 2, createdAt: AT } });
-    await s.prisma.comment.create({ data: { id: 1, content: 'Nice', postId: 1 } });
-    await s.prisma.allTypes.create({
-        data: {
-            id: 'typed',
-            string: 's',
-            int: 7,
-            float: 1.5,
-            boolean: true,
-            dateTime: AT,
-            bigInt: BigInt('9007199254740993'),
-            decimal: '12.345',
-            bytes: Buffer.from([1, 2, 3]),
-            json: { a: [1, 'two', null] },
-            role: 'ADMIN',
-        },
-    });
-}
 
 describe('RPC answers as @zenstackhq/server 2.22.3 answers', () => {
     const sides = twoSides(RPCApiHandler(), UpstreamRPCApiHandler(), seed);

@@ -1,7 +1,7 @@
 import { RestApiHandler } from '../../src/api/rest';
 import type { Response } from '../../src/types';
 import { loadSchema, type TestSchema } from '../support/schema';
-import { ODD_NAMES_SCHEMA } from '../support/odd-names-schema';
+import { ODD_NAMES_SCHEMA, seedBadges } from '../support/odd-names-schema';
 
 /**
  * The JSON:API handler on a schema of names that collide with JSON:API, JavaScript and Prisma
@@ -58,10 +58,7 @@ beforeAll(async () => {
     await s.prisma.relationships.create({ data: { id: 2, name: 'r2', relationships: { connect: { id: 1 } } } });
     await s.prisma.meta.create({ data: { id: 1, typeId: 1 } });
     await s.prisma.sort.create({ data: { type: 'bug', id: 7, label: 'Bug' } });
-    await s.prisma.badge.create({ data: { id: 1, is: 'gold', some: 's', secret: 'pw' } });
-    await s.prisma.badge.create({ data: { id: 2, is: '', some: 's2', secret: '' } });
-    await s.prisma.holder.create({ data: { id: 1, badgeId: 1 } });
-    await s.prisma.holder.create({ data: { id: 2, badgeId: 2 } });
+    await seedBadges(s);
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { loadSchema, type TestSchema } from '../support/schema';
-import { ODD_NAMES_SCHEMA } from '../support/odd-names-schema';
+import { ODD_NAMES_SCHEMA, seedBadges } from '../support/odd-names-schema';
 import { encodeQuery, rpcCaller, type RpcCaller } from './support';
 
 /**
@@ -21,10 +21,7 @@ beforeAll(async () => {
     await s.prisma.hasOwnProperty.create({ data: { a: 'x_y', b: 'z' } });
     await s.prisma.transaction.create({ data: { id: 9223372036854775807n, amount: 1 } });
     await s.prisma.transaction.create({ data: { id: -9223372036854775808n, amount: 2 } });
-    await s.prisma.badge.create({ data: { id: 1, is: 'gold', some: 's', secret: 'pw' } });
-    await s.prisma.badge.create({ data: { id: 2, is: '', some: 's2', secret: '' } });
-    await s.prisma.holder.create({ data: { id: 1, badgeId: 1 } });
-    await s.prisma.holder.create({ data: { id: 2, badgeId: 2 } });
+    await seedBadges(s);
 });
 
 afterAll(async () => {

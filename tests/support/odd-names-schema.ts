@@ -1,3 +1,5 @@
+import type { TestSchema } from './schema';
+
 /**
  * A legal but unusual schema, shared by the REST and RPC tests of names that collide with the protocols or with
  * JavaScript (`tests/rest/odd-names.test.ts`, `tests/rpc/odd-names.test.ts`):
@@ -131,3 +133,11 @@ model Holder {
   @@allow('all', true)
 }
 `;
+
+/** Two badges (fields named `is` and `some`, a read-protected `secret`) and a holder of each, for both handlers' tests. */
+export async function seedBadges(s: TestSchema): Promise<void> {
+    await s.prisma.badge.create({ data: { id: 1, is: 'gold', some: 's', secret: 'pw' } });
+    await s.prisma.badge.create({ data: { id: 2, is: '', some: 's2', secret: '' } });
+    await s.prisma.holder.create({ data: { id: 1, badgeId: 1 } });
+    await s.prisma.holder.create({ data: { id: 2, badgeId: 2 } });
+}

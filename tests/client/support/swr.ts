@@ -3,6 +3,7 @@ import type { ModelMeta } from '@zenstackhq/runtime';
 import { createElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { SWRConfig, type Middleware } from 'swr';
+import { MUTATIONS } from './mutations';
 import { userFetch } from './servers';
 
 /**
@@ -14,16 +15,6 @@ import { userFetch } from './servers';
  * then fetched with the fetcher the hook gave SWR (taken through an SWR middleware, SWR's own extension point),
  * a mutation is the hook's `trigger`.
  */
-
-const MUTATIONS: Record<string, { method: 'POST' | 'PUT' | 'DELETE'; checkReadBack: boolean }> = {
-    create: { method: 'POST', checkReadBack: true },
-    createMany: { method: 'POST', checkReadBack: false },
-    update: { method: 'PUT', checkReadBack: true },
-    updateMany: { method: 'PUT', checkReadBack: false },
-    upsert: { method: 'POST', checkReadBack: true },
-    delete: { method: 'DELETE', checkReadBack: true },
-    deleteMany: { method: 'DELETE', checkReadBack: false },
-};
 
 export interface SwrClient {
     query: (model: string, operation: string, args?: unknown) => Promise<unknown>;

@@ -3,6 +3,7 @@ import { getHooksContext, Provider, useInfiniteModelQuery, useModelMutation, use
 import type { ModelMeta } from '@zenstackhq/runtime';
 import { createElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
+import { MUTATIONS } from './mutations';
 import { userFetch } from './servers';
 
 /**
@@ -18,17 +19,6 @@ import { userFetch } from './servers';
  * and the mutation is the hook's `mutateAsync`, with the invalidation and optimistic-update callbacks the
  * runtime attached to it.
  */
-
-/** The verb and read-back check the generator gives each mutation hook. */
-export const MUTATIONS: Record<string, { method: 'POST' | 'PUT' | 'DELETE'; checkReadBack: boolean }> = {
-    create: { method: 'POST', checkReadBack: true },
-    createMany: { method: 'POST', checkReadBack: false },
-    update: { method: 'PUT', checkReadBack: true },
-    updateMany: { method: 'PUT', checkReadBack: false },
-    upsert: { method: 'POST', checkReadBack: true },
-    delete: { method: 'DELETE', checkReadBack: true },
-    deleteMany: { method: 'DELETE', checkReadBack: false },
-};
 
 const lowerCaseFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
