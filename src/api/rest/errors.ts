@@ -1,6 +1,6 @@
 import type { Response } from '../../types';
 import { classifyError, retryHeaders, type ErrorKind } from '../common/errors';
-import { describeError, log } from '../common/logger';
+import { describeError, log, loggableMessage } from '../common/logger';
 import { formatIssues, zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import { pointerTo } from './json-pointer';
 import type { LoggerConfig } from '../../types';
@@ -102,7 +102,7 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     } else if (classified.kind === 'orm') {
         // the request's data refused by the database (a 400), as the RPC handler logs it: not a server fault to
         // alarm anyone with, nor a stack trace a client can have printed at will
-        log(logger, 'debug', `REST request rejected by the data layer: ${err instanceof Error ? err.message : String(err)}`, code);
+        log(logger, 'debug', `REST request rejected by the data layer: ${err instanceof Error ? loggableMessage(err.message) : String(err)}`, code);
     }
     const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
     const issues = classified.kind === 'data-validation' ? formatIssues(classified.issues) : [];

@@ -1,5 +1,5 @@
 import { classifyError, DATA_VALIDATION_VIOLATION, retryHeaders, type ErrorKind } from '../common/errors';
-import { describeError, log } from '../common/logger';
+import { describeError, log, loggableMessage } from '../common/logger';
 import { zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
 import type { LoggerConfig, Response } from '../../types';
 import type { ModelRegistry } from '../common/model-registry';
@@ -79,7 +79,7 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     } else if (classified.alarm) {
         log(logger, 'error', `RPC request refused, and the data layer was hurt by it (restart the process if queries start failing): ${describeError(err)}`, 'orm-panic');
     } else {
-        log(logger, 'debug', `RPC request rejected (${status} ${classified.kind}): ${err instanceof Error ? err.message : String(err)}`);
+        log(logger, 'debug', `RPC request rejected (${status} ${classified.kind}): ${err instanceof Error ? loggableMessage(err.message) : String(err)}`);
     }
     const headers = retryHeaders(status);
     return headers ? { status, body: { error }, headers } : { status, body: { error } };
