@@ -150,4 +150,13 @@ describe("an application's getPrisma that fails", () => {
         expect(logger.lines[0].text).toMatch(/\n\s+at /); // the stack frames stay
         expectClean([...logger.lines.map((l) => l.text), await res.text()]);
     });
+
+    it('a getPrisma that returns the session token by mistake: the error line names its type, not its value', async () => {
+        const logger = levelLogger();
+        const handler = createFetchHandler({ modelMeta: s.modelMeta, logger, getPrisma: (request) => request.headers.get('x-session') });
+        const res = await handler(new Request('http://localhost/member/findMany', { headers: { 'x-session': 'PLAIN-SESSION-41' } }));
+        expect(res.status).toBe(500);
+        expect(logger.lines).toEqual([{ level: 'error', text: expect.stringMatching(/^no-prisma: .*getPrisma returned a string$/) }]);
+        expectClean([...logger.lines.map((l) => l.text), await res.text()]);
+    });
 });

@@ -107,7 +107,8 @@ export async function serveApiRequest(
         return renderAdapterError(handler, status, messageOfThrown(err, status));
     }
     if (!isClient(prisma)) {
-        log(logger, 'error', `${NO_PRISMA_MESSAGE}: getPrisma returned ${String(prisma)}`, 'no-prisma');
+        // the kind of value only: a string returned by mistake may be the session token or the user's e-mail
+        log(logger, 'error', `${NO_PRISMA_MESSAGE}: getPrisma returned ${prisma === null || prisma === undefined ? String(prisma) : `a ${typeof prisma}`}`, 'no-prisma');
         return renderAdapterError(handler, 500, NO_PRISMA_MESSAGE);
     }
     const body = typeof req.body === 'function' ? await req.body() : req.body;
