@@ -159,4 +159,15 @@ describe("an application's getPrisma that fails", () => {
         expect(logger.lines).toEqual([{ level: 'error', text: expect.stringMatching(/^no-prisma: .*getPrisma returned a string$/) }]);
         expectClean([...logger.lines.map((l) => l.text), await res.text()]);
     });
+
+    it('a body that is not JSON: the 400 gives the parser\'s reason without quoting the body', async () => {
+        const logger = levelLogger();
+        const handler = createFetchHandler({ modelMeta: s.modelMeta, logger, getPrisma: () => s.enhance() });
+        for (const text of ['{"email":"m50@x.io","password":PLAIN-PW-50}', 'password=PLAIN-PW-51&email=m51%40x.io']) {
+            const res = await handler(new Request('http://localhost/member/create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }));
+            const body = await res.text();
+            expect([res.status, body]).toEqual([400, expect.stringMatching(/invalid JSON in request body: Unexpected token/)]);
+            expectClean([...logger.lines.map((l) => l.text), body]);
+        }
+    });
 });

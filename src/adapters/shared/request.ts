@@ -205,6 +205,12 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400
 
 export const EMPTY_BODY: BodyResult = Object.freeze({ ok: true, value: undefined }) as BodyResult;
 
+/**
+ * V8 quotes the text it failed to parse (`Unexpected token 'h', "{"password":hunter2}" is not valid JSON`, a window of a longer text between `...`): the
+ * answer keeps the reason and leaves out the client's text, which may hold a password.
+ */
+const JSON_TEXT_ECHO = /, .* is not valid JSON$/s;
+
 /** Parses a JSON body; empty or blank text means no body. */
 export function parseJsonText(text: string): BodyResult {
     if (text.trim().length === 0) {
@@ -213,7 +219,7 @@ export function parseJsonText(text: string): BodyResult {
     try {
         return { ok: true, value: JSON.parse(text) };
     } catch (err) {
-        const detail = err instanceof Error ? `: ${err.message}` : '';
+        const detail = err instanceof Error ? `: ${err.message.replace(JSON_TEXT_ECHO, '')}` : '';
         return { ok: false, status: 400, message: `invalid JSON in request body${detail}` };
     }
 }
