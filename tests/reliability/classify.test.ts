@@ -95,5 +95,18 @@ describe('a panic of the query compiler', () => {
             ['error', 'orm-panic'],
             ['error', 'orm-error'],
         ]);
+        // the log keeps the compiler's reason
+        expect(lines.every(([, message]) => /panicked at .*group_by\.rs[\s\S]*internal error: entered unreachable code/.test(message))).toBe(true);
+    });
+
+    it('as Prisma renders one (its invocation banner first), it keeps its reason in the log', () => {
+        const rendered = Object.assign(new Error('\nInvalid `t=Object.create()` invocation\n\npanicked at query-engine/query-builders/sql-query-builder/src/filter/visitor.rs:813:26:\nJSON target types only accept strings or numbers, found: true\n\nThis is a non-recoverable error'), {
+            name: 'PrismaClientRustPanicError',
+            clientVersion: '6.19.3',
+        });
+        const lines: string[] = [];
+        renderRpcError(rendered, { error: (m: string) => lines.push(m) });
+        expect(lines).toEqual([expect.stringMatching(/PrismaClientRustPanicError: panicked at .*visitor\.rs:813:26: JSON target types only accept strings or numbers, found: true This is a non-recoverable error\n\s+at /)]);
+        expect(lines[0]).not.toMatch(/invocation/);
     });
 });

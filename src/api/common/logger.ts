@@ -1,5 +1,4 @@
 import type { LoggerConfig } from '../../types';
-import { cleanOrmMessage } from './errors';
 
 /* eslint-disable no-console */
 const consoleLogger: LoggerConfig = {
@@ -30,13 +29,24 @@ export function log(logger: LoggerConfig | null | undefined, level: Level, messa
  */
 const INVOCATION_BANNER = /\n?Invalid `[^`\n]{0,200}` invocation/;
 
-/** An error message fit for a log line: an ORM message loses its rendered invocation, keeping what precedes it and its last line. */
+/** Lines of Prisma's rendering of a call that carry no reason: the call site's file, its source lines, blanks. */
+const CALL_SITE_LINE = /^\s*$|^\s*(→\s*)?\d+ |:\d+:\d+$/;
+
+/**
+ * An error message fit for a log line. An ORM message loses its rendered call: everything from the banner to
+ * the `})` closing the arguments when it prints them, else the banner, the call site and its source lines;
+ * what precedes the banner and the reason after it stay (a panic's reason is several lines).
+ */
 export function loggableMessage(message: string): string {
     const banner = INVOCATION_BANNER.exec(message);
     if (!banner) {
         return message;
     }
-    return `${message.slice(0, banner.index).trimEnd()} ${cleanOrmMessage(message.slice(banner.index))}`.trim();
+    const lines = message.slice(banner.index + banner[0].length).split('\n');
+    const callEnd = lines.map((line) => line.trim()).lastIndexOf('})');
+    const reason = lines.slice(callEnd + 1).filter((line) => !CALL_SITE_LINE.test(line));
+    const text = [message.slice(0, banner.index).trim(), ...reason.map((line) => line.trim())].filter((part) => part.length > 0).join(' ');
+    return text.length > 0 ? text : 'data layer error';
 }
 
 /** The detail of an unexpected error for the log: name, message (without an ORM's rendered invocation) and stack frames; never sent to a client. */
