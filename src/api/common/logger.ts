@@ -55,7 +55,10 @@ export function describeError(err: unknown): string {
         if (!INVOCATION_BANNER.test(err.message)) {
             return err.stack ?? `${err.name}: ${err.message}`;
         }
-        const frames = (err.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+        // the stack repeats the message (and so the rendered call) before its frames
+        const header = `${err.name}: ${err.message}`;
+        const stack = err.stack ?? '';
+        const frames = (stack.startsWith(header) ? stack.slice(header.length) : stack).split('\n').filter((line) => /^\s+at \S/.test(line));
         return [`${err.name}: ${loggableMessage(err.message)}`, ...frames].join('\n');
     }
     try {
