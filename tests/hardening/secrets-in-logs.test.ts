@@ -10,6 +10,9 @@ import { BCRYPT_HASH, callers, levelLogger, SECRETS_SCHEMA } from './support/sec
  * argument values in general. Each request below fails on purpose while carrying such values.
  */
 
+// Prisma's `pretty` error format colours a message only where colours are on; on here, before Prisma loads
+process.env.FORCE_COLOR = '1';
+
 let s: TestSchema;
 beforeAll(async () => {
     s = await loadSchema(SECRETS_SCHEMA);
@@ -54,6 +57,27 @@ describe('requests the ORM rejects as invalid arguments', () => {
         expect(logger.lines[1].text).toMatch(/Invalid value for argument `amount`/);
         expectClean([...logger.lines.map((l) => l.text), ...answers.map((a) => JSON.stringify(a.body))]);
         expect(await s.prisma.member.count()).toBe(1);
+    });
+
+    it("RPC over a client with Prisma's `pretty` (coloured) error format: the same", async () => {
+        const pretty = s.createClient(new PrismaBetterSQLite3({ url: s.databaseUrl }), { errorFormat: 'pretty' });
+        try {
+            const logger = levelLogger();
+            const res = await RPCApiHandler()({
+                method: 'POST',
+                path: '/member/create',
+                query: {},
+                requestBody: { data: signUp(9, { nope: 1 }) },
+                prisma: s.enhanceClient(pretty, { id: 2 }),
+                modelMeta: s.modelMeta,
+                logger,
+            });
+            expect(res.status).toBe(400);
+            expect(logger.lines).toEqual([{ level: 'debug', text: expect.stringMatching(/Unknown argument `nope`/) }]);
+            expectClean([logger.lines[0].text, JSON.stringify(res.body)]);
+        } finally {
+            await pretty.$disconnect();
+        }
     });
 });
 

@@ -27,7 +27,10 @@ export function log(logger: LoggerConfig | null | undefined, level: Level, messa
  * (a hashed `@password`, `@omit` fields, filter values, the client's data), a known request error the caller's
  * source lines. Neither belongs in a log line.
  */
-const INVOCATION_BANNER = /\n?Invalid `[^`\n]{0,200}` invocation/;
+const INVOCATION_BANNER = /\n?(?:Invalid|It occurred in the) `[^`\n]{0,200}` invocation/;
+/** The colours of Prisma's `pretty` error format, which would hide the banner and the end of the rendered call. */
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOUR = /\u001b\[[0-9;]*m/g;
 
 /** Lines of Prisma's rendering of a call that carry no reason: the call site's file, its source lines, blanks. */
 const CALL_SITE_LINE = /^\s*$|^\s*(→\s*)?\d+ |:\d+:\d+$/;
@@ -37,7 +40,8 @@ const CALL_SITE_LINE = /^\s*$|^\s*(→\s*)?\d+ |:\d+:\d+$/;
  * the `})` closing the arguments when it prints them, else the banner, the call site and its source lines;
  * what precedes the banner and the reason after it stay (a panic's reason is several lines).
  */
-export function loggableMessage(message: string): string {
+export function loggableMessage(raw: string): string {
+    const message = raw.includes('\u001b[') ? raw.replace(ANSI_COLOUR, '') : raw;
     const banner = INVOCATION_BANNER.exec(message);
     if (!banner) {
         return message;
@@ -52,7 +56,7 @@ export function loggableMessage(message: string): string {
 /** The detail of an unexpected error for the log: name, message (without an ORM's rendered invocation) and stack frames; never sent to a client. */
 export function describeError(err: unknown): string {
     if (err instanceof Error) {
-        if (!INVOCATION_BANNER.test(err.message)) {
+        if (!INVOCATION_BANNER.test(err.message.replace(ANSI_COLOUR, ''))) {
             return err.stack ?? `${err.name}: ${err.message}`;
         }
         // the stack repeats the message (and so the rendered call) before its frames
