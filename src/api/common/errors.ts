@@ -202,6 +202,19 @@ function databaseRule(cause: unknown): string | undefined {
     return undefined;
 }
 
+/** PostgreSQL's reason for a value too long for its column names the type and never the value. */
+const LENGTH_REASON = /^value too long for type [\w ]{1,40}\(\d{1,10}\)$/;
+
+/**
+ * A value too long for its column (P2000). Through a driver adapter Prisma's message names no column ("Column: (not
+ * available)"); the database's reason names the limit (`value too long for type character varying(5)`).
+ */
+function tooLongMessage(driverError: unknown): string {
+    const reason = causeMessage((driverError as { cause?: unknown } | undefined)?.cause ?? {}).trim();
+    const limit = LENGTH_REASON.test(reason) ? `: ${reason}` : '';
+    return `a value of the request is too long for its column in the database${limit}`;
+}
+
 /** A syntax error is the server's fault, except in a full-text query, which is the request's text. */
 const TSQUERY_SYNTAX = /(syntax error|no operand) in tsquery/i;
 /** PostgreSQL's undefined_function: an operation the request asks for does not exist for a column's type. */
@@ -381,6 +394,9 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
             const model = typeof meta.modelName === 'string' ? registry?.byName.get(meta.modelName) : undefined;
             const fields = Array.isArray(target) ? target.map((c) => fieldOfColumn(model, c)).join(', ') : typeof target === 'string' ? target : undefined;
             return { kind: 'unique', message: fields ? `unique constraint violated on (${fields})` : 'unique constraint violated', ormCode: code };
+        }
+        if (code === 'P2000') {
+            return { kind: 'orm', message: tooLongMessage(meta.driverAdapterError), ormCode: code };
         }
         // a SQLite CHECK constraint comes as a known request error of that code, a trigger as P2003 with the driver's cause
         const rule = databaseRule((meta.driverAdapterError as { cause?: unknown } | undefined)?.cause) ?? databaseRule({ code, message });
