@@ -70,3 +70,15 @@ export async function startSeededWorkerServer(): Promise<{ s: TestSchema; server
     await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'visible', published: true }] } } });
     return { s, server: await startWorkerServer(s) };
 }
+
+/** An ordinary read of what `startSeededWorkerServer` seeds, and its answer. */
+const ORDINARY_READ = `/rpc/post/findMany?q=${encodeURIComponent('{"select":{"title":true}}')}`;
+const ORDINARY_ANSWER = { status: 200, body: { data: [{ title: 'visible' }] } };
+
+/** Sends `hostile` and, while it is being answered, the ordinary read: both must be answered. Resolves to `hostile`'s answer. */
+export async function stillAnswers<T>(server: WorkerServer, hostile: () => Promise<T>): Promise<T> {
+    const pending = hostile();
+    const res = await fetch(`${server.origin}${ORDINARY_READ}`);
+    expect({ status: res.status, body: await res.json() }).toEqual(ORDINARY_ANSWER);
+    return pending;
+}
