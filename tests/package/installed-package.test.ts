@@ -44,11 +44,27 @@ beforeAll(() => {
 afterAll(() => app?.remove());
 
 describe('the tarball', () => {
-    it('holds the README, the licence, package.json and the compiled files of src/, nothing else', () => {
+    it('holds the README, the licence, package.json, the documents the README links to and the compiled files of src/, nothing else', () => {
         const packed = app.files.map((file) => file.path).sort();
         const built = expectedOutputs().map((file) => path.relative(PROJECT_ROOT, file).split(path.sep).join('/'));
-        expect(packed).toEqual(['LICENSE', 'README.md', 'package.json', ...built].sort());
-        expect(packed.filter((file) => /(^|\/)(tests?|bench|__tests__)\/|\.test\.|\.map$|\.tsbuildinfo$|(^|\/)\.env|\.pem$|\.npmrc$/.test(file))).toEqual([]);
+        const docs = fs.readdirSync(path.join(PROJECT_ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
+        expect(packed).toEqual(['LICENSE', 'README.md', 'package.json', 'bench/RESULTS.md', ...docs, ...built].sort());
+        const code = packed.filter((file) => !file.endsWith('.md'));
+        expect(code.filter((file) => /(^|\/)(tests?|bench|__tests__)\/|\.test\.|\.map$|\.tsbuildinfo$|(^|\/)\.env|\.pem$|\.npmrc$/.test(file))).toEqual([]);
+    });
+
+    it('holds the file behind every relative link of its Markdown, so that the README read in node_modules has no dead link', () => {
+        const packed = new Set(app.files.map((file) => file.path));
+        const dead: string[] = [];
+        for (const document of [...packed].filter((file) => file.endsWith('.md'))) {
+            const text = fs.readFileSync(path.join(app.packageDir, document), 'utf8').replace(/```[\s\S]*?```/g, '');
+            for (const [, target] of text.replace(/`[^`\n]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+                if (/^([a-z][a-z0-9+.-]*:|#)/i.test(target)) continue;
+                const file = path.posix.normalize(path.posix.join(path.posix.dirname(document), target.split('#')[0]));
+                if (!packed.has(file)) dead.push(`${document} → ${target}`);
+            }
+        }
+        expect(dead).toEqual([]);
     });
 
     it('is of a sensible size', () => {
