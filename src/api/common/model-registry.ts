@@ -1,5 +1,6 @@
 import type { FieldInfo, ModelMeta } from '@zenstackhq/runtime';
 import { lowerCaseFirst } from 'lower-case-first';
+import { isInt32 } from './guards';
 
 /** Scalar kinds the handlers treat differently; every enum is `Enum`. */
 export type ScalarKind =
@@ -47,6 +48,8 @@ export interface ScalarField {
     isUuid: boolean;
     /** A case-insensitive text column (`@db.Citext`): the database compares its values case-insensitively and answers them as stored. */
     isCitext: boolean;
+    /** An `Int` stored as a PostgreSQL `oid` (`@db.Oid`): unsigned 32-bit, up to 4294967295, beyond Prisma's usual `Int`. */
+    isOid: boolean;
     /**
      * A strongly typed JSON field (`address Address @json`, `tags Tag[] @json`): the name of its `type`.
      * Its kind is `Json` and it is never a scalar list (the column holds one JSON value, an array too);
@@ -209,6 +212,18 @@ export function comparableValue(field: Pick<ScalarField, 'isCitext' | 'isUuid'>,
     return (field.isCitext || field.isUuid) && typeof value === 'string' ? value.toLowerCase() : value;
 }
 
+/** The largest value of an `Int` stored as a PostgreSQL `oid` (unsigned 32-bit). */
+export const OID_MAX = 4294967295;
+
+/**
+ * Whether an `Int` field can hold `value`: a 32-bit signed integer, as Prisma's `Int`; for an `Int @db.Oid` also up
+ * to 4294967295, which the database answers for such a column (a negative 32-bit one it stores as its unsigned
+ * counterpart: `-1` as 4294967295).
+ */
+export function fitsIntField(field: Pick<ScalarField, 'isOid'>, value: unknown): value is number {
+    return isInt32(value) || (field.isOid && typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= OID_MAX);
+}
+
 export function isRelation(field: ScalarField | RelationField): field is RelationField {
     return 'targetKey' in field;
 }
@@ -331,6 +346,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 omitted,
                 isUuid: hasAttribute(field, '@db.Uuid'),
                 isCitext: hasAttribute(field, '@db.Citext'),
+                isOid: hasAttribute(field, '@db.Oid'),
                 typeDef: field.isTypeDef ? field.type : undefined,
                 info: field,
             };

@@ -1,6 +1,5 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, encodeBytes, ISO_DATE } from '../common/codec';
-import { isInt32 } from '../common/guards';
-import type { ScalarField } from '../common/model-registry';
+import { fitsIntField, type ScalarField } from '../common/model-registry';
 import { RestError } from './errors';
 import type { RestModel } from './schema';
 
@@ -21,7 +20,7 @@ export function parseIdValue(field: ScalarField, raw: unknown, pointer?: string)
             case 'Int': {
                 if (!INT.test(text)) return bad();
                 const n = Number(text);
-                return isInt32(n) ? n : bad(); // Prisma's Int is 32-bit: a larger id names no record of it
+                return fitsIntField(field, n) ? n : bad(); // Prisma's Int is 32-bit (an oid 32-bit unsigned): a larger id names no record of it
             }
             case 'Float': {
                 const n = Number(text);

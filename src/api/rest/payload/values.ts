@@ -1,7 +1,6 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, ISO_DATE, jsonNullNameOf } from '../../common/codec';
-import { isInt32 } from '../../common/guards';
 import { describeValue, notStorableAsJson } from '../../common/json-storable';
-import type { ScalarField, ScalarKind } from '../../common/model-registry';
+import { fitsIntField, type ScalarField, type ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
 
 /**
@@ -45,10 +44,7 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
     String: (v, f, p) => (typeof v === 'string' ? v : wrongType(f, p, 'a string', v)),
     Enum: (v, f, p) => (typeof v === 'string' ? v : wrongType(f, p, 'a string (enum value)', v)),
     Boolean: (v, f, p) => (typeof v === 'boolean' ? v : wrongType(f, p, 'a boolean', v)),
-    Int: (v, f, p) =>
-        isInt32(v)
-            ? v
-            : wrongType(f, p, 'a 32-bit integer number', v),
+    Int: (v, f, p) => (fitsIntField(f, v) ? v : wrongType(f, p, f.isOid ? 'an integer number from 0 to 4294967295 (oid)' : 'a 32-bit integer number', v)),
     Float: (v, f, p) => (typeof v === 'number' && Number.isFinite(v) ? v : wrongType(f, p, 'a finite number', v)),
     DateTime: (v, f, p) => {
         if (v instanceof Date) {

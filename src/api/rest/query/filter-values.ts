@@ -1,6 +1,5 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, DECIMAL_NUMBER, ISO_DATE } from '../../common/codec';
-import { isInt32 } from '../../common/guards';
-import type { ScalarField } from '../../common/model-registry';
+import { fitsIntField, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
 
 /**
@@ -19,10 +18,10 @@ const INVALID = Symbol('invalid');
 
 const PARSERS: Record<string, Parser> = {
     String: (text) => text,
-    Int: (text) => {
+    Int: (text, field) => {
         const t = text.trim();
         const n = Number(t);
-        return INT.test(t) && isInt32(n) ? n : INVALID;
+        return INT.test(t) && fitsIntField(field, n) ? n : INVALID;
     },
     Float: (text) => {
         const t = text.trim();

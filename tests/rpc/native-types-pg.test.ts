@@ -1,0 +1,62 @@
+import { describePg, requirePg } from '../support/postgres';
+import { NATIVE_TYPES_OPTIONS, NATIVE_TYPES_SCHEMA } from '../support/pg-native-types';
+import { loadSchema, type TestSchema } from '../support/schema';
+import { decodeData, rpcCaller, type RpcCaller } from './support';
+
+/**
+ * RPC on PostgreSQL native column types (`@db.*`): values come back as the columns store them, scalar lists filter
+ * with has/hasSome/hasEvery/isEmpty, and a value a column cannot take, or a comparison its type lacks, is a 400 that
+ * names the type (in a sequential transaction too, rolled back).
+ */
+
+describePg('RPC on PostgreSQL native column types', () => {
+    let s: TestSchema | undefined;
+    let call: RpcCaller;
+    beforeAll(async () => {
+        if (!(await requirePg())) return;
+        s = await loadSchema(NATIVE_TYPES_SCHEMA, NATIVE_TYPES_OPTIONS);
+        call = rpcCaller(s);
+    });
+    afterAll(async () => {
+        await s?.cleanup();
+    });
+
+    const ids = async (where: unknown): Promise<number[]> => {
+        const res = await call('GET', '/native/findMany', { q: { where, select: { id: true }, orderBy: { id: 'asc' } } });
+        if (res.status !== 200) throw new Error(`${res.status}: ${JSON.stringify(res.body)}`);
+        return res.body.data.map((r: { id: number }) => r.id);
+    };
+
+    it('creates, filters and updates values of native types and lists, answered as stored', async () => {
+        if (!s) return;
+        const data = {
+            id: 1, small: 7, dec: '1.005', money: '12.34', code: 'ab', xml: '<a>1</a>', time: '1970-01-01T12:34:56.789Z', day: '2024-02-03T10:00:00Z',
+            oid: 4000000000, doc: { b: 1, a: 2 }, tags: ['x', 'y'], colors: ['RED', 'GREEN'], dates: ['2024-01-01T00:00:00Z'],
+        };
+        const created = await call('POST', '/native/create', { body: { data, select: { dec: true, money: true, code: true, day: true, oid: true, doc: true, dates: true } } });
+        expect(created.status).toBe(201);
+        expect(created.body.data).toEqual({ dec: '1.01', money: '12.34', code: 'ab  ', day: '2024-02-03T00:00:00.000Z', oid: 4000000000, doc: { b: 1, a: 2 }, dates: ['2024-01-01T00:00:00.000Z'] });
+        expect(created.body.meta.serialization.values).toEqual({ dec: [['custom', 'Decimal']], money: [['custom', 'Decimal']], day: ['Date'], 'dates.0': ['Date'] });
+        expect((await call('POST', '/native/create', { body: { data: { id: 2, dec: '2.25', tags: [], colors: ['RED'], code: 'zz' } } })).status).toBe(201);
+
+        expect(await ids({ colors: { has: 'GREEN' } })).toEqual([1]);
+        expect(await ids({ colors: { hasSome: ['GREEN', 'RED'] } })).toEqual([1, 2]);
+        expect(await ids({ colors: { hasEvery: ['GREEN', 'RED'] } })).toEqual([1]);
+        expect(await ids({ tags: { isEmpty: true } })).toEqual([2]);
+        expect(await ids({ dates: { has: '2024-01-01T00:00:00.000Z' } })).toEqual([1]);
+        expect(await ids({ code: 'ab' })).toEqual([1]);
+        expect(await ids({ oid: { gt: 3000000000 } })).toEqual([1]);
+        expect(await ids({ money: { gte: '12.34' }, day: { lt: '2024-02-04T00:00:00Z' } })).toEqual([1]);
+
+        const updated = await call('PUT', '/native/update', { body: { where: { id: 2 }, data: { tags: { push: 'z' }, dec: { increment: '0.5' } }, select: { tags: true, dec: true } } });
+        expect([updated.status, decodeData(updated.body)?.tags, String(decodeData(updated.body)?.dec)]).toEqual([200, ['z'], '2.75']);
+    });
+
+    it('a BigInt autoincrement id travels as a tagged decimal string and names its record as a string', async () => {
+        if (!s) return;
+        const created = await call('POST', '/counter/create', { body: { data: { name: 'a' } } });
+        expect([created.status, created.body.data, created.body.meta?.serialization?.values]).toEqual([201, { id: '1', name: 'a' }, { id: ['bigint'] }]);
+        const found = await call('GET', '/counter/findUnique', { q: { where: { id: '1' }, select: { name: true } } });
+        expect([found.status, found.body.data]).toEqual([200, { name: 'a' }]);
+    });
+});
