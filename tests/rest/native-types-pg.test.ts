@@ -89,4 +89,22 @@ describePg('REST on PostgreSQL native column types', () => {
         expect([fetched.status, docOf(fetched).data?.attributes]).toEqual([200, { name: 'a' }]);
         await api.s.prisma.native.deleteMany();
     });
+
+    it('a @db.Char(n) id names its record padded (as answered) or not: against the URL, among relationship members', async () => {
+        if (!api) return;
+        await api.s.prisma.box.create({ data: { code: 'ab' } });
+        await api.s.prisma.item.createMany({ data: [{ code: 'i1', boxCode: 'ab' }, { code: 'i2' }] });
+        // the id answered for the box is padded; a client sends it back against the URL it knows
+        const patched = await call('PATCH', '/box/ab', { data: { type: 'box', id: 'ab  ' } });
+        expect([patched.status, docOf(patched).data?.id]).toEqual([200, 'ab  ']);
+        // one record listed twice, padded and not: one member (it was a 404 naming a record that exists)
+        const replaced = await call('PATCH', '/box/ab%20%20/relationships/items', { data: [{ type: 'item', id: 'i2' }, { type: 'item', id: 'i2  ' }] });
+        expect([replaced.status, docOf(replaced).data]).toEqual([200, [{ type: 'item', id: 'i2  ' }]]);
+        const removed = await call('DELETE', '/box/ab/relationships/items', { data: [{ type: 'item', id: 'i2' }] });
+        expect([removed.status, docOf(removed).data]).toEqual([200, []]);
+        expect(await api.s.prisma.item.findMany({ orderBy: { code: 'asc' } })).toEqual([
+            { code: 'i1  ', boxCode: null },
+            { code: 'i2  ', boxCode: null },
+        ]);
+    });
 });

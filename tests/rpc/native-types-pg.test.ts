@@ -59,4 +59,12 @@ describePg('RPC on PostgreSQL native column types', () => {
         const found = await call('GET', '/counter/findUnique', { q: { where: { id: '1' }, select: { name: true } } });
         expect([found.status, found.body.data]).toEqual([200, { name: 'a' }]);
     });
+
+    it('a relation set naming a current @db.Char(n) member unpadded keeps it, without asking its update rule', async () => {
+        if (!s) return;
+        await s.prisma.box.create({ data: { code: 'b1', tags: { create: [{ code: 't1' }, { code: 't2' }] } } });
+        // the members are stored (and answered) padded: 't1  '; a tag may not be updated, so detaching t1 and linking it again is refused
+        const kept = await call('PUT', '/box/update', { body: { where: { code: 'b1' }, data: { tags: { set: [{ code: 't1' }, { code: 't2' }] } }, include: { tags: true } } });
+        expect([kept.status, kept.body.data?.tags]).toEqual([200, [{ code: 't1  ' }, { code: 't2  ' }]]);
+    });
 });

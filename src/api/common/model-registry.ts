@@ -48,6 +48,11 @@ export interface ScalarField {
     isUuid: boolean;
     /** A case-insensitive text column (`@db.Citext`): the database compares its values case-insensitively and answers them as stored. */
     isCitext: boolean;
+    /**
+     * A fixed-length text column (`@db.Char(n)`): the database pads its values with spaces to `n` characters, answers
+     * them padded and compares them without trailing spaces (`ab` names the record stored as `ab  `).
+     */
+    isChar: boolean;
     /** An `Int` stored as a PostgreSQL `oid` (`@db.Oid`): unsigned 32-bit, up to 4294967295, beyond Prisma's usual `Int`. */
     isOid: boolean;
     /**
@@ -206,10 +211,13 @@ export function anyReadProtected(model: ModelDef, fields: readonly string[]): bo
 
 /**
  * A value of a field in the form the database compares it: text of a `@db.Citext` or `@db.Uuid` column in lower
- * case (PostgreSQL compares both case-insensitively: `abc` names the record stored as `ABC`), anything else as it is.
+ * case (PostgreSQL compares both case-insensitively: `abc` names the record stored as `ABC`), text of a `@db.Char(n)`
+ * column without trailing spaces (`ab` names the record stored, and answered, as `ab  `), anything else as it is.
  */
-export function comparableValue(field: Pick<ScalarField, 'isCitext' | 'isUuid'>, value: unknown): unknown {
-    return (field.isCitext || field.isUuid) && typeof value === 'string' ? value.toLowerCase() : value;
+export function comparableValue(field: Pick<ScalarField, 'isCitext' | 'isUuid' | 'isChar'>, value: unknown): unknown {
+    if (typeof value !== 'string') return value;
+    if (field.isChar) return value.replace(/ +$/, '');
+    return field.isCitext || field.isUuid ? value.toLowerCase() : value;
 }
 
 /** The largest value of an `Int` stored as a PostgreSQL `oid` (unsigned 32-bit). */
@@ -346,6 +354,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 omitted,
                 isUuid: hasAttribute(field, '@db.Uuid'),
                 isCitext: hasAttribute(field, '@db.Citext'),
+                isChar: hasAttribute(field, '@db.Char'),
                 isOid: hasAttribute(field, '@db.Oid'),
                 typeDef: field.isTypeDef ? field.type : undefined,
                 info: field,
