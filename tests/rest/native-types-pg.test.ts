@@ -107,4 +107,30 @@ describePg('REST on PostgreSQL native column types', () => {
             { code: 'i2  ', boxCode: null },
         ]);
     });
+
+    it('a value a column cannot take is a 400 naming the type, in writes and filters, and nothing is written', async () => {
+        if (!api) return;
+        for (const [attributes, detail] of [
+            [{ inet: 'not-an-address' }, /cannot take a value of the request \(invalid input syntax for type inet, SQLSTATE 22P02\)$/],
+            [{ xml: '<a>' }, /\(invalid XML content, SQLSTATE 2200N\)$/],
+            [{ flags: '10' }, /\(bit string length 2 does not match type bit\(4\), SQLSTATE 22026\)$/],
+            [{ bits: '101010101' }, /too long for its column in the database: bit string too long for type bit varying\(8\)$/],
+            [{ code: 'abcde' }, /too long for its column in the database: value too long for type character\(4\)$/],
+            [{ small: 40000 }, /out of range for type smallint/],
+            [{ dec: '1000' }, /numeric field overflow/],
+            [{ real: 1e40 }, /out of range for type real/],
+        ] as const) {
+            const res = await call('POST', '/native', { data: { type: 'native', id: '9', attributes } });
+            expect([attributes, res.status, firstError(res).code, firstError(res).detail]).toEqual([attributes, 400, 'orm-error', expect.stringMatching(detail)]);
+            expect(JSON.stringify(res.body)).not.toMatch(/not-an-address|<a>/);
+        }
+        expect(await api.s.prisma.native.count()).toBe(0);
+        const inet = await call('GET', '/native', undefined, { 'filter[inet]': 'nope' });
+        expect([inet.status, firstError(inet).detail]).toEqual([400, expect.stringMatching(/invalid input syntax for type inet, SQLSTATE 22P02/)]);
+        // xml has neither equality nor order in PostgreSQL: the answer says so (it named _min/_max of a uuid or boolean)
+        const equal = await call('GET', '/native', undefined, { 'filter[xml]': '<a>1</a>' });
+        expect([equal.status, firstError(equal).detail]).toEqual([400, expect.stringMatching(/no function or operator for a type in the request: operator does not exist: xml = \w+ \(SQLSTATE 42883\)$/)]);
+        const sorted = await call('GET', '/native', undefined, { sort: 'xml' });
+        expect([sorted.status, firstError(sorted).detail]).toEqual([400, expect.stringMatching(/: could not identify an ordering operator for type xml \(SQLSTATE 42883\)$/)]);
+    });
 });

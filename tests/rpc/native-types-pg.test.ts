@@ -60,6 +60,46 @@ describePg('RPC on PostgreSQL native column types', () => {
         expect([found.status, found.body.data]).toEqual([200, { name: 'a' }]);
     });
 
+    it('a value a column cannot take is a 400 naming its type, alone or in a sequential transaction, nothing written', async () => {
+        if (!s) return;
+        const before = await s.prisma.native.count();
+        for (const [data, message] of [
+            [{ inet: 'not-an-address' }, /^the database cannot take a value of the request \(invalid input syntax for type inet, SQLSTATE 22P02\)$/],
+            [{ xml: '<a>' }, /\(invalid XML content, SQLSTATE 2200N\)$/],
+            [{ flags: '101' }, /\(bit string length 3 does not match type bit\(4\), SQLSTATE 22026\)$/],
+            [{ bits: '101010101' }, /: bit string too long for type bit varying\(8\)$/],
+            [{ small: 40000 }, /out of range for type smallint/],
+        ] as const) {
+            const alone = await call('POST', '/native/create', { body: { data: { id: 9, ...data } } });
+            expect([data, alone.status, alone.body.error?.message]).toEqual([data, 400, expect.stringMatching(message)]);
+            const tx = await call('POST', '/$transaction/sequential', {
+                body: [
+                    { model: 'Native', op: 'create', args: { data: { id: 10 } } },
+                    { model: 'Native', op: 'update', args: { where: { id: 10 }, data } },
+                ],
+            });
+            expect([data, tx.status, tx.body.error?.failedOperation, tx.body.error?.message]).toEqual([data, 400, 1, expect.stringMatching(message)]);
+            expect(JSON.stringify([alone.body, tx.body])).not.toMatch(/not-an-address|<a>/);
+        }
+        expect(await s.prisma.native.count()).toBe(before);
+    });
+
+    it('a comparison a column type has no operator for is a 400 that names it (it named _min/_max of a uuid or boolean)', async () => {
+        if (!s) return;
+        const equal = await call('GET', '/native/findMany', { q: { where: { xml: '<a>1</a>' } } });
+        expect([equal.status, equal.body.error?.message]).toEqual([400, expect.stringMatching(/: operator does not exist: xml = \w+ \(SQLSTATE 42883\)$/)]);
+        const ordered = await call('GET', '/native/findMany', { q: { orderBy: { doc: 'asc' } } });
+        expect([ordered.status, ordered.body.error?.message]).toEqual([400, expect.stringMatching(/: could not identify an ordering operator for type json \(SQLSTATE 42883\)$/)]);
+        const tx = await call('POST', '/$transaction/sequential', {
+            body: [
+                { model: 'Native', op: 'create', args: { data: { id: 11 } } },
+                { model: 'Native', op: 'findMany', args: { orderBy: { xml: 'desc' } } },
+            ],
+        });
+        expect([tx.status, tx.body.error?.message]).toEqual([400, expect.stringMatching(/ordering operator for type xml/)]);
+        expect(await s.prisma.native.count({ where: { id: 11 } })).toBe(0);
+    });
+
     it('a relation set naming a current @db.Char(n) member unpadded keeps it, without asking its update rule', async () => {
         if (!s) return;
         await s.prisma.box.create({ data: { code: 'b1', tags: { create: [{ code: 't1' }, { code: 't2' }] } } });

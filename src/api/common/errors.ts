@@ -202,8 +202,34 @@ function databaseRule(cause: unknown): string | undefined {
     return undefined;
 }
 
-/** PostgreSQL's reason for a value too long for its column names the type and never the value. */
-const LENGTH_REASON = /^value too long for type [\w ]{1,40}\(\d{1,10}\)$/;
+/** PostgreSQL's reason for a value too long for its column names the type and never the value (text, or a bit string). */
+const LENGTH_REASON = /^(value|bit string) too long for type [\w ]{1,40}\(\d{1,10}\)$/;
+
+/** A type as PostgreSQL names it in a reason: `inet`, `character varying`, `public."Color"`, `integer[]`. */
+const PG_TYPE = '[\\w ."\\[\\]]{1,80}';
+/**
+ * Reasons of PostgreSQL for a value it cannot take (class 22) or a comparison it has no operator for (42883) that
+ * name types and lengths only, never a value: passed on, so that the answer says which type it was. Of an input
+ * syntax error only the part before the value (`invalid input syntax for type inet`) is kept.
+ */
+const TYPE_REASONS: readonly RegExp[] = [
+    new RegExp(`^invalid input syntax for type ${PG_TYPE}(?=: )`),
+    /^invalid XML (content|document)$/,
+    /^bit string length \d{1,10} does not match type bit\(\d{1,10}\)$/,
+    new RegExp(`^operator does not exist: ${PG_TYPE} [-+*/<>=~!@#%^&|?]{1,3} ${PG_TYPE}$`),
+    new RegExp(`^could not identify an? (equality|ordering|comparison) operator for type ${PG_TYPE}$`),
+    new RegExp(`^function [\\w."]{1,130}\\(${PG_TYPE}(, ${PG_TYPE}){0,3}\\) does not exist$`),
+];
+
+/** The database's reason for an error (a driver adapter error), when it names types only (`TYPE_REASONS`). */
+function typeReason(err: unknown): string | undefined {
+    const reason = causeMessage((err as { cause?: unknown } | undefined)?.cause ?? {}).trim();
+    for (const pattern of TYPE_REASONS) {
+        const match = pattern.exec(reason);
+        if (match) return match[0];
+    }
+    return undefined;
+}
 
 /**
  * A value too long for its column (P2000). Through a driver adapter Prisma's message names no column ("Column: (not
@@ -427,7 +453,8 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
         }
         const state = sqlState(err);
         if (state && DATA_EXCEPTION_SQLSTATE.test(state)) {
-            return { kind: 'orm', message: `the database cannot take a value of the request (invalid data, SQLSTATE ${state})` };
+            const reason = typeReason(err);
+            return { kind: 'orm', message: `the database cannot take a value of the request (${reason ?? 'invalid data'}, SQLSTATE ${state})` };
         }
         if (state && INTEGRITY_SQLSTATE.test(state)) {
             return { kind: 'orm', message: `the request violates ${violatedConstraint(err)} (SQLSTATE ${state})` };
@@ -436,8 +463,15 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
             return { kind: 'orm', message: `the request exceeds a limit of the database (e.g. a value too large for an index; SQLSTATE ${state})` };
         }
         if (state === UNDEFINED_FUNCTION_SQLSTATE) {
-            // the client accepts `_min`/`_max` of every scalar, PostgreSQL has no min(uuid) or max(boolean)
-            return { kind: 'orm', message: `the database has no function for a type in the request (e.g. _min or _max of a uuid or boolean field; SQLSTATE ${state})` };
+            // the client accepts `_min`/`_max` of every scalar, PostgreSQL has no min(uuid) or max(boolean); equality
+            // and order of every field, PostgreSQL has neither for xml, nor order for json (`@db.Json`)
+            const reason = typeReason(err);
+            return {
+                kind: 'orm',
+                message: reason
+                    ? `the database has no function or operator for a type in the request: ${reason} (SQLSTATE ${state})`
+                    : `the database has no function for a type in the request (e.g. _min or _max of a uuid or boolean field; SQLSTATE ${state})`,
+            };
         }
         if (state === '42601' && TSQUERY_SYNTAX.test(errText())) {
             return { kind: 'orm', message: 'invalid full-text search query: join words with &, |, <-> or ! (to_tsquery syntax; SQLSTATE 42601)' };
