@@ -21,8 +21,12 @@ const { RestApiHandler } = require(workerData.root + '/src/api/rest');
 const { PrismaClient } = require(path.join(workerData.gen, 'prisma-client'));
 const { enhance } = require(path.join(workerData.gen, 'zenstack', 'enhance.js'));
 const modelMeta = require(path.join(workerData.gen, 'zenstack', 'model-meta.js')).default;
-const { PrismaBetterSQLite3 } = require(require.resolve('@prisma/adapter-better-sqlite3', { paths: [workerData.root] }));
-const prisma = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: workerData.url }) });
+const adapterPackage = (name) => require(require.resolve(name, { paths: [workerData.root] }));
+const adapter =
+    workerData.provider === 'postgresql'
+        ? new (adapterPackage('@prisma/adapter-pg').PrismaPg)({ connectionString: workerData.url })
+        : new (adapterPackage('@prisma/adapter-better-sqlite3').PrismaBetterSQLite3)({ url: workerData.url });
+const prisma = new PrismaClient({ adapter });
 const common = { modelMeta, logger: null, getPrisma: () => enhance(prisma, { user: { id: 1 } }) };
 const mounts = [
     ['/rpc/', TanStackStartHandler({ ...common, handler: RPCApiHandler() })],
@@ -48,10 +52,14 @@ export interface WorkerServer {
     stop(): Promise<void>;
 }
 
-/** Starts the server on `schema`'s database (the project's blog schema); `stop` ends the worker even when it is busy. */
-export async function startWorkerServer(schema: TestSchema): Promise<WorkerServer> {
-    const gen = await generateSchemaAsync(BLOG_SCHEMA, 'sqlite');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: PROJECT_ROOT, gen: path.resolve(gen.dir), url: schema.databaseUrl } });
+/**
+ * Starts the server on `schema`'s database, loaded from `zmodel` (the project's blog schema unless given), on SQLite or
+ * PostgreSQL as `schema` is; `stop` ends the worker even when it is busy.
+ */
+export async function startWorkerServer(schema: TestSchema, zmodel: string = BLOG_SCHEMA): Promise<WorkerServer> {
+    const gen = await generateSchemaAsync(zmodel, schema.provider);
+    const workerData = { root: PROJECT_ROOT, gen: path.resolve(gen.dir), url: schema.databaseUrl, provider: schema.provider };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     const port = await new Promise<number>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
@@ -75,10 +83,19 @@ export async function startSeededWorkerServer(): Promise<{ s: TestSchema; server
 const ORDINARY_READ = `/rpc/post/findMany?q=${encodeURIComponent('{"select":{"title":true}}')}`;
 const ORDINARY_ANSWER = { status: 200, body: { data: [{ title: 'visible' }] } };
 
-/** Sends `hostile` and, while it is being answered, the ordinary read: both must be answered. Resolves to `hostile`'s answer. */
-export async function stillAnswers<T>(server: WorkerServer, hostile: () => Promise<T>): Promise<T> {
+/** A request that the server answers at once, and its answer. */
+export interface OrdinaryRead {
+    path: string;
+    answer: { status: number; body: unknown };
+}
+
+/**
+ * Sends `hostile` and, while it is being answered, an ordinary read (by default one of what `startSeededWorkerServer`
+ * seeds): both must be answered. Resolves to `hostile`'s answer.
+ */
+export async function stillAnswers<T>(server: WorkerServer, hostile: () => Promise<T>, ordinary: OrdinaryRead = { path: ORDINARY_READ, answer: ORDINARY_ANSWER }): Promise<T> {
     const pending = hostile();
-    const res = await fetch(`${server.origin}${ORDINARY_READ}`);
-    expect({ status: res.status, body: await res.json() }).toEqual(ORDINARY_ANSWER);
+    const res = await fetch(`${server.origin}${ordinary.path}`);
+    expect({ status: res.status, body: await res.json() }).toEqual(ordinary.answer);
     return pending;
 }
