@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import SuperJSON from 'superjson';
+import { fromBase64, toBase64 } from './bytes';
 import { hasOwn, isObject } from './guards';
 import { isoString } from './iso-date';
 import { indexedPaths } from './path-names';
@@ -109,14 +110,15 @@ export function isDecimal(value: unknown): value is Decimal {
 }
 
 export function encodeBytes(value: Uint8Array): string {
-    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+    return toBase64(value);
 }
 
-export function decodeBytes(value: unknown, path?: string): Buffer {
+/** The bytes of a Base64 value (a `Buffer` on Node, a `Uint8Array` where there is none). */
+export function decodeBytes(value: unknown, path?: string): Uint8Array {
     if (typeof value !== 'string' || !isBase64(value)) {
         throw new CodecError('invalid Base64 value for a Bytes field', path);
     }
-    return Buffer.from(value, 'base64');
+    return fromBase64(value);
 }
 
 export function decodeDecimal(value: unknown, path?: string): Decimal {

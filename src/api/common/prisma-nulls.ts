@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { jsonNullNameOf, type JsonNullName } from './codec';
 
 /**
@@ -96,9 +94,31 @@ function fromLoadedModules(prisma: unknown, ctor: object | undefined): JsonNullO
     return undefined;
 }
 
+type CreateRequire = (filename: string) => (id: string) => unknown;
+interface NodeProcess {
+    cwd(): string;
+    getBuiltinModule?: (id: string) => { createRequire?: CreateRequire } | undefined;
+}
+
+/**
+ * `require` as the application resolves modules (from the working directory), on Node only. Looked up when
+ * called, never imported: an edge runtime (Vercel Edge, Cloudflare Workers) has no `node:module`, and a
+ * static import of it fails the bundle or the module's loading there. `process.getBuiltinModule` (Node
+ * 20.16+) or, in CommonJS, the `Module` class that `module` is an instance of.
+ */
+function applicationRequire(): ((id: string) => unknown) | undefined {
+    const proc = (globalThis as { process?: NodeProcess }).process;
+    if (typeof proc?.cwd !== 'function') {
+        return undefined;
+    }
+    const fromModule = typeof module === 'object' && module !== null ? (module.constructor as { createRequire?: CreateRequire }).createRequire : undefined;
+    const createRequire = proc.getBuiltinModule?.('node:module')?.createRequire ?? fromModule;
+    return typeof createRequire === 'function' ? createRequire(`${proc.cwd().replace(/[\\/]+$/, '')}/package.json`) : undefined;
+}
+
 function fromResolution(): JsonNullObjects | undefined {
     const loaders: (() => unknown)[] = [
-        () => createRequire(path.join(process.cwd(), 'package.json'))('@prisma/client'),
+        () => applicationRequire()?.('@prisma/client'),
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         () => require('@prisma/client'),
     ];

@@ -1,4 +1,5 @@
 import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, encodeBytes, ISO_DATE } from '../common/codec';
+import { utf8Bytes } from '../common/bytes';
 import { fitsIntField, type ScalarField } from '../common/model-registry';
 import { RestError } from './errors';
 import type { RestModel } from './schema';
@@ -106,7 +107,7 @@ export function formatId(model: RestModel, record: Record<string, unknown>, divi
  */
 function escapePart(text: string, divider: string): string {
     if (!text.includes('%') && !text.includes(divider)) return text;
-    const encodedDivider = Array.from(Buffer.from(divider, 'utf8'), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    const encodedDivider = Array.from(utf8Bytes(divider), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
     return text.split('%').join('%25').split(divider).join(encodedDivider);
 }
 

@@ -1,4 +1,5 @@
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
+import { utf8Text } from '../common/bytes';
 import { BadRequestError } from '../common/errors';
 import { isPlainObject } from '../common/guards';
 import { applyReferentialEqualities } from '../common/referential-equalities';
@@ -157,7 +158,7 @@ function normalizeBody(body: unknown): unknown {
         return body.trim() === '' ? undefined : parseJsonText(body, 'request body');
     }
     if (body instanceof Uint8Array) {
-        return body.byteLength === 0 ? undefined : parseJsonText(Buffer.from(body).toString('utf8'), 'request body');
+        return body.byteLength === 0 ? undefined : parseJsonText(utf8Text(body), 'request body');
     }
     return body;
 }
