@@ -87,8 +87,9 @@ function heldByForeignKey(model: ModelDef, rel: RelationField, value: unknown): 
     const mapping = rel.foreignKeyMapping;
     if (rel.isArray || !rel.isOwner || !mapping || rel.readProtected) return false;
     if (Object.values(mapping).some((fk) => model.scalars.get(fk)?.readProtected !== false)) return false;
-    const onKey = (filter: unknown) => filter === null || (isObject(filter) && Object.keys(filter).every((k) => hasOwn(mapping, k)));
-    if (value === null) return true;
+    // Prisma takes no `null` for a required relation (`post: null`, `is: null`): left to be refused as elsewhere
+    const onKey = (filter: unknown) => (filter === null ? rel.isOptional : isObject(filter) && Object.keys(filter).every((k) => hasOwn(mapping, k)));
+    if (value === null) return rel.isOptional;
     if (!isObject(value)) return false;
     const ops = Object.keys(value).filter((k) => k === 'is' || k === 'isNot');
     if (ops.length === 0) return onKey(value) && !Object.keys(value).some((k) => RELATION_FILTERS.has(k));
@@ -108,11 +109,15 @@ function onForeignKey(model: ModelDef, where: Record<string, unknown>, rel: Rela
     const present = Object.values(mapping)
         .filter((fk) => model.scalars.get(fk)?.isOptional)
         .map((fk) => ({ [fk]: { not: null } }));
-    const absent = present.length > 0 ? { NOT: { AND: present } } : { OR: [] };
+    // `blog: { is: {} }` on a required key holds for every row. Prisma drops an empty `AND: []` or `OR: []` (and a `NOT`
+    // of one) from the filter, also under `NOT`, where it then matches every row: an empty `in`/`notIn` is kept
+    const key = Object.values(mapping)[0];
+    const always = { [key]: { notIn: [] } };
+    const absent = present.length > 0 ? { NOT: { AND: present } } : { [key]: { in: [] } };
     const matching = (filter: unknown): Record<string, unknown> => {
         if (filter === null) return absent;
-        const onKey = Object.entries(filter as Record<string, unknown>).map(([k, v]) => ({ [mapping[k]]: v }));
-        return { AND: [...onKey, ...present] };
+        const conditions = [...Object.entries(filter as Record<string, unknown>).map(([k, v]) => ({ [mapping[k]]: v })), ...present];
+        return { AND: conditions.length > 0 ? conditions : [always] };
     };
     const parts: unknown[] = [];
     if (!isObject(value)) parts.push(absent);
