@@ -1,6 +1,8 @@
 import { RestApiHandler as UpstreamRestApiHandler } from '@zenstackhq/server/api/rest';
 import { RestApiHandler } from '../../src/api/rest';
 import type { TestSchema } from '../support/schema';
+import { AT, seedRestBlog as seed } from './blog-seed';
+import { linkForm, missingOrDifferent, withoutUnloadedToMany } from './rest-compare';
 import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body, type Side } from './sides';
 
 /**
@@ -24,77 +26,6 @@ import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body, type Side } from './si
 type Call = { method: string; path: string; query?: Record<string, string>; body?: unknown; user?: number; zod?: boolean };
 
 const ENDPOINT = 'http://localhost/api';
-const AT = new Date('2024-05-01T10:00:00.000Z');
-
-async function seed(s: TestSchema): Promise<void> {
-    await s.prisma.user.create({ data: { id: 1, email: 'alice@x', name: 'Alice', role: 'ADMIN' } });
-    await s.prisma.user.create({ data: { id: 2, email: 'bob@x', name: 'Bob' } });
-    await s.prisma.profile.create({ data: { id: 1, gender: 'f', userId: 1 } });
-    await s.prisma.post.create({ data: { id: 1, title: 'Published', published: true, viewCount: 5, authorId: 1, createdAt: AT } });
-    await s.prisma.post.create({ data: { id: 2, title: 'Draft', authorId: 1, createdAt: AT } });
-    await s.prisma.post.create({ data: { id: 3, title: 'Bob draft', authorId: 2, createdAt: AT } });
-    await s.prisma.post.create({ data: { id: 4, title: 'Bob published', published: true, viewCount: 9, authorId: 2, createdAt: AT } });
-    await s.prisma.comment.createMany({ data: [{ id: 1, content: 'Nice', postId: 1 }, { id: 2, content: 'Meh', postId: 1 }, { id: 3, content: 'Hm', postId: 4 }] });
-    await s.prisma.allTypes.create({
-        data: { id: 'typed', string: 's', int: 7, float: 1.5, boolean: true, dateTime: AT, bigInt: BigInt('9007199254740993'), decimal: '12.345', bytes: Buffer.from([1, 2, 3]), json: { a: [1, 'two', null] }, role: 'ADMIN', ownerId: 1 },
-    });
-}
-
-const PAGE_PARAMS = ['page[offset]', 'page[limit]'];
-
-/**
- * A link as a 2.x client uses it: its path, plus, for pagination links, the page parameters that
- * 2.22.3's link carries (its `last` has no `page[limit]`, so following it reads a default-size page;
- * ours carries both).
- */
-function linkForm(name: string, link: unknown, upstream: unknown): unknown {
-    if (typeof link !== 'string') return link;
-    const url = new URL(link);
-    if (!['first', 'last', 'prev', 'next'].includes(name)) return url.pathname;
-    const given = typeof upstream === 'string' ? new URL(upstream).searchParams : undefined;
-    return { path: url.pathname, page: PAGE_PARAMS.filter((p) => given?.has(p) ?? true).map((p) => url.searchParams.get(p)) };
-}
-
-/** Leaves of upstream's answer that ours lacks or answers differently, as "path: ours | upstream". */
-function missingOrDifferent(ours: Body, upstream: Body, path = '', out: string[] = []): string[] {
-    const key = path.split('.').pop() ?? '';
-    const parent = path.split('.').slice(-2, -1)[0];
-    if (parent === 'links') {
-        if (JSON.stringify(linkForm(key, ours, upstream)) !== JSON.stringify(linkForm(key, upstream, upstream))) out.push(`${path}: ${ours} | ${upstream}`);
-        return out;
-    }
-    if (key === 'included' && Array.isArray(upstream) && Array.isArray(ours)) {
-        const byKey = new Map(ours.map((r: Body) => [`${r.type}/${r.id}`, r]));
-        for (const r of upstream) missingOrDifferent(byKey.get(`${r.type}/${r.id}`), r, `${path}[${r.type}/${r.id}]`, out);
-        if (ours.length !== upstream.length) out.push(`${path}: ${ours.length} resources | ${upstream.length}`);
-        return out;
-    }
-    if (upstream !== null && typeof upstream === 'object') {
-        if (ours === null || typeof ours !== 'object' || Array.isArray(ours) !== Array.isArray(upstream)) {
-            out.push(`${path}: ${JSON.stringify(ours)} | ${JSON.stringify(upstream)}`);
-            return out;
-        }
-        if (Array.isArray(upstream) && ours.length !== upstream.length) out.push(`${path}: length ${ours.length} | ${upstream.length}`);
-        for (const k of Object.keys(upstream)) missingOrDifferent(ours[k], upstream[k], path ? `${path}.${k}` : k, out);
-        return out;
-    }
-    if (ours !== upstream) out.push(`${path}: ${JSON.stringify(ours)} | ${JSON.stringify(upstream)}`);
-    return out;
-}
-
-/** Drops the linkage of to-many relationships ours leaves out (not included): links-only is what the spec allows there. */
-function withoutUnloadedToMany(ours: Body, upstream: Body): Body {
-    const copy = JSON.parse(JSON.stringify(upstream));
-    const resources = (doc: Body): Body[] => [...(Array.isArray(doc?.data) ? doc.data : doc?.data ? [doc.data] : []), ...(doc?.included ?? [])];
-    const oursByKey = new Map(resources(ours).map((r) => [`${r.type}/${r.id}`, r]));
-    for (const r of resources(copy)) {
-        for (const [name, rel] of Object.entries<Body>(r.relationships ?? {})) {
-            const mine = oursByKey.get(`${r.type}/${r.id}`)?.relationships?.[name];
-            if (Array.isArray(rel.data) && mine && mine.data === undefined) delete rel.data;
-        }
-    }
-    return copy;
-}
 
 type Answer = { status: number; body: Body };
 

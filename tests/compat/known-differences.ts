@@ -1,0 +1,158 @@
+import { EXTENSION_OPERATORS, MODELS, type RestRead, type RpcRead } from './differential-arbitraries';
+import type { Body } from './sides';
+
+/**
+ * The differences between our read answers and `@zenstackhq/server` 2.22.3's that the differential test
+ * (`differential.test.ts`) accepts, each named, with where it is documented. A difference of status or of
+ * data that none of them explains fails the test.
+ */
+
+export type Answer = { status: number; body: Body };
+
+export interface Difference<R> {
+    name: string;
+    /** Where a user of 2.x reads about it. */
+    documented: string;
+    /** The two statuses may differ. */
+    status?: (r: R, ours: Answer, upstream: Answer) => boolean;
+    /** Both succeed, but the data is not comparable: not compared. */
+    data?: (r: R) => boolean;
+}
+
+const RELATIONS = new Set(Object.values(MODELS).flatMap((m) => Object.keys(m.relations)));
+const detail = (a: Answer): string => a.body?.errors?.[0]?.detail ?? a.body?.errors?.[0]?.title ?? '';
+const filterEntries = (r: RestRead) => Object.entries(r.query).filter(([k]) => k.startsWith('filter['));
+
+/** A to-one relationship at the end of a related or relationship path (`/post/1/author`, `/post/1/relationships/author`). */
+function toOneEndpoint(path: string): boolean {
+    const parts = path.split('/').filter(Boolean);
+    if (parts.length < 3) return false;
+    const rel = MODELS[parts[0]]?.relations[parts[parts.length - 1]];
+    return rel !== undefined && !rel.many;
+}
+
+export const REST_DIFFERENCES: Difference<RestRead>[] = [
+    {
+        name: 'filter operators 2.22.3 does not have ($in, $ne, $notIn, $isNull, $between)',
+        documented: 'README.md (JSON:API handler), docs/migrating.md §5',
+        status: (r, _ours, upstream) => upstream.status === 400 && filterEntries(r).some(([k]) => EXTENSION_OPERATORS.some((op) => k.includes(`${op}]`))),
+    },
+    {
+        name: 'an empty filter value is a value (2.22.3 drops the filter)',
+        documented: 'docs/migrating.md §5, docs/rest-read.md#filtering-filter',
+        status: (r) => filterEntries(r).some(([, v]) => v === ''),
+        data: (r) => filterEntries(r).some(([, v]) => v === ''),
+    },
+    {
+        name: 'the handlers refuse what the access policy would not guard (sorts through unreadable records, relation filters under AND/OR/NOT)',
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/migrating.md §3',
+        status: (_r, ours) => ours.status === 400 && /may not read|read rules of/.test(detail(ours)),
+    },
+    {
+        name: 'filters and sorts a field cannot take are a 400 (2.22.3 passes them on, and answers an empty page where the policy leaves nothing to read)',
+        documented: 'docs/rest-read.md#filtering-filter and #sorting-sort, docs/migrating.md §5',
+        status: (_r, ours) => ours.status === 400 && /does not apply to|cannot be sorted|needs postgresql|expected an integer|compared by equality only/.test(detail(ours)),
+    },
+    {
+        name: 'an empty to-one relationship, or one whose target the user may not read, at its related and relationship endpoints: 200 (2.22.3: 404)',
+        documented: 'docs/migrating.md §5',
+        status: (r, ours, upstream) => toOneEndpoint(r.path) && ours.status === 200 && upstream.status === 404,
+    },
+    {
+        name: '$icontains on SQLite (2.22.3 sends Prisma `mode: insensitive`, which SQLite refuses: 400)',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        status: (r, _ours, upstream) => upstream.status === 400 && filterEntries(r).some(([k]) => k.includes('$icontains]')),
+    },
+    {
+        name: 'a DateTime filter value without a time (2.22.3 hands `2024-01-01` to Prisma, which refuses it)',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        status: (r, _ours, upstream) => upstream.status === 400 && filterEntries(r).some(([, v]) => /^\d{4}-\d{2}-\d{2}$/.test(v)),
+    },
+    {
+        name: "2.22.3's serializer fails on include paths of related endpoints and on a fieldset naming an included relationship (400 \"Relationship … doesn't exist\")",
+        documented: 'docs/migrating.md §5',
+        status: (_r, _ours, upstream) => upstream.status === 400 && /^Relationship \w+\.\w+ doesn't exist$/.test(detail(upstream)),
+    },
+    {
+        name: '$isEmpty on a to-many relationship (2.22.3 reads the value as a related id)',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        status: (r) => filterEntries(r).some(([k]) => RELATIONS.has(/\[(\w+)\$isEmpty\]$/.exec(k)?.[1] ?? '')),
+        data: (r) => filterEntries(r).some(([k]) => RELATIONS.has(/\[(\w+)\$isEmpty\]$/.exec(k)?.[1] ?? '')),
+    },
+    {
+        name: 'BigInt and Decimal filter values a JavaScript number cannot hold (2.22.3 reads them with parseInt/parseFloat: 9007199254740993 matches 9007199254740992)',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        data: (r) => filterEntries(r).some(([k, v]) => /\[(bigInt|decimal)(\$\w+)?\]$/.test(k) && v.split(',').some((part) => String(Number(part)) !== part)),
+    },
+    {
+        name: 'several comma-separated values of an operator are any-of, as the spec says of every filter (2.22.3 takes `$lt=1,4` as `lt: 1` and `$contains=a,b` as the text "a,b")',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        data: (r) => filterEntries(r).some(([k, v]) => /\$(lt|lte|gt|gte|contains|icontains|startsWith|endsWith)\]$/.test(k) && v.includes(',')),
+    },
+];
+
+/** A relation filter under `AND` somewhere in `where` of `model` (the handlers move it up, where the policy guards it). */
+function relationUnderAnd(model: string, where: unknown, underAnd = false): boolean {
+    if (Array.isArray(where)) return where.some((w) => relationUnderAnd(model, w, underAnd));
+    if (where === null || typeof where !== 'object') return false;
+    return Object.entries(where).some(([key, value]) => {
+        if (key === 'AND' || key === 'OR' || key === 'NOT') return relationUnderAnd(model, value, underAnd || key === 'AND');
+        const rel = MODELS[model].relations[key];
+        if (!rel) return false;
+        if (underAnd) return true;
+        const inner = value && typeof value === 'object' ? Object.values(value) : [];
+        return inner.some((v) => relationUnderAnd(rel.target, v)) || relationUnderAnd(rel.target, value);
+    });
+}
+
+/** An empty relation filter (`post: {}`) under `NOT` or `OR`, anywhere in `where`. */
+function emptyRelationUnderNotOr(model: string, where: unknown, under = false): boolean {
+    if (Array.isArray(where)) return where.some((w) => emptyRelationUnderNotOr(model, w, under));
+    if (where === null || typeof where !== 'object') return false;
+    return Object.entries(where).some(([key, value]) => {
+        if (key === 'AND' || key === 'OR' || key === 'NOT') return emptyRelationUnderNotOr(model, value, under || key !== 'AND');
+        const rel = MODELS[model].relations[key];
+        if (!rel || !value || typeof value !== 'object') return false;
+        if (under && Object.keys(value).length === 0) return true;
+        return Object.values(value).some((v) => emptyRelationUnderNotOr(rel.target, v, under)) || emptyRelationUnderNotOr(rel.target, value, under);
+    });
+}
+
+export const RPC_DIFFERENCES: Difference<RpcRead>[] = [
+    {
+        name: 'the handlers refuse what the access policy would not guard (ordering by counts or through unreadable records, relation filters under OR/NOT)',
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/migrating.md §3',
+        status: (_r, ours) => ours.status === 400 && /is not supported.*(may not read|read rules of)/.test(ours.body?.error?.message ?? ''),
+    },
+    {
+        name: 'a relation filter under AND is moved to the top of its filter, where the policy guards it (2.22.3 applies no read rule there)',
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy',
+        data: (r) => relationUnderAnd(r.model, r.args.where),
+    },
+    {
+        name: 'an empty relation filter (`post: {}`) under NOT or OR means "has a related record", as at the top of a filter (Prisma drops the empty condition there; 2.22.3 answers count and findMany differently)',
+        documented: 'docs/rpc.md (filters on the key a row holds, under AND/OR/NOT)',
+        data: (r) => emptyRelationUnderNotOr(r.model, r.args.where),
+    },
+];
+
+/**
+ * The answer of 2.22.3 as ours writes it where both mean the same: Bytes as Base64 (done by `bytesAsSpec`) and
+ * no `referentialEqualities` (each typed value written where it is; docs/migrating.md §4).
+ */
+export function withoutReferentialEqualities(body: Body): Body {
+    if (body?.meta?.serialization?.referentialEqualities) delete body.meta.serialization.referentialEqualities;
+    return body;
+}
+
+/**
+ * Where 2.22.3 leaves out included resources that ours includes (docs/migrating.md §5): below a sparse
+ * fieldset of a type on the path (it selects the fieldset's columns in place of the nested include), and
+ * after an include path that a later, shorter one repeats (`include=post.author,post`: the later `post`
+ * replaces the nested include).
+ */
+export function upstreamDropsIncludes(query: Record<string, string>): boolean {
+    if (Object.keys(query).some((k) => k.startsWith('fields['))) return true;
+    const paths = (query.include ?? '').split(',');
+    return paths.some((p, i) => paths.slice(0, i).some((earlier) => earlier.startsWith(`${p}.`)));
+}
