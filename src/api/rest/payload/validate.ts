@@ -28,8 +28,13 @@ interface ZodLike {
 
 const SUFFIX: Record<WriteMode, string> = { create: 'CreateSchema', update: 'UpdateSchema' };
 
-// schema → (omitted foreign keys → schema without them): built once per combination
+/**
+ * schema → (omitted foreign keys → schema without them). The foreign keys are those of the relationships a
+ * body sends, so a model with k of them has 2^k combinations, which a client chooses: only the most recently
+ * built `OMITTED_KEPT` are kept per schema (a write sends the same few in practice; another is rebuilt).
+ */
 const omitted = new WeakMap<object, Map<string, ZodLike>>();
+const OMITTED_KEPT = 64;
 
 function withoutKeys(schema: ZodLike, keys: ReadonlySet<string>): { schema: ZodLike; filtered: boolean } {
     if (keys.size === 0) return { schema, filtered: false };
@@ -48,6 +53,7 @@ function withoutKeys(schema: ZodLike, keys: ReadonlySet<string>): { schema: ZodL
         const mask: Record<string, true> = {};
         for (const k of keys) mask[k] = true;
         result = schema.omit(mask);
+        if (byKeys.size >= OMITTED_KEPT) byKeys.delete(byKeys.keys().next().value as string);
         byKeys.set(cacheKey, result);
     }
     return { schema: result, filtered: false };
