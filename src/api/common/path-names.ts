@@ -7,7 +7,10 @@
  * path taken from here is built once and found in the table. Measured on pages of 1,000 rows, this and
  * the encoders' other allocation cuts are what brought RPC findMany of 1,000 rows to the floor's CPU time.
  * Paths with an index past `MAX_INDEX`, and every path once `MAX_KEPT` are kept, are built per call:
- * the table holds at most about 2 MB, however many field names and answers go through it.
+ * the table holds at most 50,000 paths, however many field names and answers go through it (measured full:
+ * 2 MiB of RPC paths like `999.createdAt12`, 3.2 MiB of JSON:API paths like
+ * `included.999.attributes.someFieldName12`; more with longer field names). Nothing in it comes from the
+ * request: a prefix (`''`, `data.`, `included.`), a row index and a field name of a result row.
  */
 
 const MAX_INDEX = 1000;
