@@ -4,12 +4,14 @@ import { RPCApiHandler as UpstreamRPCApiHandler } from '@zenstackhq/server/api/r
 import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { HandleRequestFn } from '../../src/types';
-import type { TestSchema } from '../support/schema';
 import { seedDifferentialBlog } from './blog-seed';
 import { restRead, rpcRead, type RestRead, type RpcRead } from './differential-arbitraries';
-import { REST_DIFFERENCES, RPC_DIFFERENCES, withoutReferentialEqualities, type Answer, type Difference, upstreamDropsIncludes } from './known-differences';
+import { answer as answerTo, ENDPOINT, RUNS, SEED, unexplained } from './differential-run';
+import { REST_DIFFERENCES, RPC_DIFFERENCES, withoutReferentialEqualities, type Answer, upstreamDropsIncludes } from './known-differences';
 import { canonicalDocument, missingOrDifferent, upstreamAsOurs } from './rest-compare';
-import { bytesAsSpec, SILENT_LOGGER, twoSides, type Side } from './sides';
+import { describePg } from '../support/postgres';
+import { BLOG_SCHEMA } from '../support/schema';
+import { bytesAsSpec, twoSides, type Side } from './sides';
 
 /**
  * Differential, property-based test against `@zenstackhq/server` 2.22.3: generated JSON:API and RPC reads (filters
@@ -21,25 +23,7 @@ import { bytesAsSpec, SILENT_LOGGER, twoSides, type Side } from './sides';
  * number of runs keep it deterministic and short; DIFF_RUNS and DIFF_SEED explore further.
  */
 
-const ENDPOINT = 'http://localhost/api';
-const RUNS = Number(process.env.DIFF_RUNS ?? 300);
-const SEED = Number(process.env.DIFF_SEED ?? 20240501);
-
-async function answer(handler: HandleRequestFn, side: Side, method: string, path: string, query: Record<string, string>, user: number | undefined): Promise<Answer> {
-    const s = side.s as TestSchema;
-    const res = await handler({ method, path, query, prisma: s.enhance(user === undefined ? undefined : { id: user }), modelMeta: s.modelMeta, logger: SILENT_LOGGER });
-    return { status: res.status, body: JSON.parse(JSON.stringify(res.body ?? null)) };
-}
-
-/** What differs between the two answers that no known difference explains (empty when none). */
-function unexplained<R>(differences: Difference<R>[], r: R, ours: Answer, upstream: Answer, compare: () => string[]): string[] {
-    if (ours.status >= 500 || upstream.status >= 500) return [`status ${ours.status} | ${upstream.status}`];
-    if (ours.status !== upstream.status) {
-        return differences.some((d) => d.status?.(r, ours, upstream)) ? [] : [`status ${ours.status} | ${upstream.status}: ${JSON.stringify(ours.body)} | ${JSON.stringify(upstream.body).slice(0, 600)}`];
-    }
-    if (ours.status >= 300 || differences.some((d) => d.data?.(r))) return [];
-    return compare();
-}
+const answer = (handler: HandleRequestFn, side: Side, method: string, path: string, query: Record<string, string>, user: number | undefined): Promise<Answer> => answerTo(handler, side, { method, path, query, user });
 
 /** Ours first, then 2.22.3's, each on its own database of `sides`. */
 const rest: HandleRequestFn[] = [RestApiHandler({ endpoint: ENDPOINT }), UpstreamRestApiHandler({ endpoint: ENDPOINT }) as unknown as HandleRequestFn];
@@ -48,15 +32,22 @@ let sides: Side[];
 
 describe('beside @zenstackhq/server 2.22.3', () => {
     sides = twoSides(rest[0], rest[1], seedDifferentialBlog);
-    describe('reads answered as 2.22.3 answers them (property-based)', readsAsUpstream);
+    describe('reads answered as 2.22.3 answers them (property-based)', () => readsAsUpstream(sides, RUNS));
     describe('error shapes of common bad reads', errorShapes);
 });
 
-function readsAsUpstream(): void {
+/** The same reads on PostgreSQL (its own operators, collation and null order), fewer of them. */
+describePg('beside @zenstackhq/server 2.22.3', () => {
+    const pgSides = twoSides(rest[0], rest[1], seedDifferentialBlog, BLOG_SCHEMA, { provider: 'postgresql' });
+    describe('reads answered as 2.22.3 answers them (property-based)', () => readsAsUpstream(pgSides, Math.ceil(RUNS / 6)));
+});
+
+function readsAsUpstream(sides: Side[], runs: number): void {
 
     it('JSON:API: collections, resources, related resources and relationships', async () => {
         await fc.assert(
             fc.asyncProperty(restRead, async (r: RestRead) => {
+                if (!sides[0].s) return;
                 const [ours, upstream] = [await answer(rest[0], sides[0], 'GET', r.path, r.query, r.user), await answer(rest[1], sides[1], 'GET', r.path, r.query, r.user)];
                 const problems = unexplained(REST_DIFFERENCES, r, ours, upstream, () => {
                     const mine = canonicalDocument(ours.body);
@@ -67,13 +58,14 @@ function readsAsUpstream(): void {
                 });
                 expect(problems).toEqual([]);
             }),
-            { seed: SEED, numRuns: RUNS },
+            { seed: SEED, numRuns: runs },
         );
     });
 
     it('RPC: findMany, findFirst, count, aggregate, groupBy', async () => {
         await fc.assert(
             fc.asyncProperty(rpcRead, async (r: RpcRead) => {
+                if (!sides[0].s) return;
                 const query = { q: JSON.stringify(r.args) };
                 const path = `/${r.model}/${r.op}`;
                 const [ours, upstream] = [await answer(rpc[0], sides[0], 'GET', path, query, r.user), await answer(rpc[1], sides[1], 'GET', path, query, r.user)];
@@ -83,7 +75,7 @@ function readsAsUpstream(): void {
                 });
                 expect(problems).toEqual([]);
             }),
-            { seed: SEED, numRuns: RUNS },
+            { seed: SEED, numRuns: runs },
         );
     });
 }

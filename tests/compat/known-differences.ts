@@ -1,4 +1,5 @@
 import { EXTENSION_OPERATORS, MODELS, type RestRead, type RpcRead } from './differential-arbitraries';
+import type { RestWrite, RpcWrite } from './write-arbitraries';
 import type { Body } from './sides';
 
 /**
@@ -156,3 +157,103 @@ export function upstreamDropsIncludes(query: Record<string, string>): boolean {
     const paths = (query.include ?? '').split(',');
     return paths.some((p, i) => paths.slice(0, i).some((earlier) => earlier.startsWith(`${p}.`)));
 }
+
+// ---------------------------------------------------------------- writes (differential-writes.test.ts)
+
+/** A write difference may also excuse different rows afterwards (ours refused what 2.22.3 wrote, on purpose). */
+export interface WriteDifference<R> extends Difference<R> {
+    rows?: (r: R, ours: Answer, upstream: Answer) => boolean;
+}
+
+type Rows = Record<string, Record<string, unknown>[]> | undefined;
+
+/**
+ * Rows compared as both sides hold them, but for what differs by design: a `@password` column holds a bcrypt
+ * hash with a random salt (compared as "a hash"), and a DateTime stamped with the current time (`now()`) is
+ * compared as "now".
+ */
+export function sameState(a: Rows, b: Rows): boolean {
+    const norm = (rows: Rows) =>
+        JSON.stringify(rows, (_k, v) => {
+            if (typeof v === 'string' && /^\$2[aby]\$\d\d\$/.test(v)) return 'bcrypt';
+            if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) && Math.abs(Date.parse(v) - Date.now()) < 3_600_000) return 'now';
+            if (typeof v === 'number' && Math.abs(v - Date.now()) < 3_600_000) return 'now';
+            return v;
+        });
+    return norm(a) === norm(b);
+}
+
+/** `value` with what `sameState` compares loosely made equal (timestamps of now, bcrypt hashes), for comparing answers. */
+export function withoutNow<T>(value: T): T {
+    return JSON.parse(
+        JSON.stringify(value, (_k, v) => (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) && Math.abs(Date.parse(v) - Date.now()) < 3_600_000 ? 'now' : v)),
+    );
+}
+
+export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
+    {
+        name: 'upsert answers 200 (2.22.3: 201)',
+        documented: 'docs/migrating.md §4',
+        status: (r, ours, upstream) => r.op === 'upsert' && ours.status === 200 && upstream.status === 201,
+    },
+    {
+        name: 'a record the user cannot read, updated, deleted or named by a nested write, answers as a missing one: 404 (2.22.3: 403)',
+        documented: 'docs/migrating.md §4, docs/rpc.md#differences-from-zenstackhqserver-2x',
+        status: (_r, ours, upstream) => ours.status === 404 && upstream.status === 403,
+    },
+    {
+        name: 'links of a many-to-many relation from a model to itself are checked under both records\' update rules (2.22.3 checks none, and answers what the ORM says next)',
+        documented: 'docs/migrating.md §3, docs/rpc.md#differences-from-zenstackhqserver-2x',
+        status: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+        rows: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+    },
+    {
+        name: 'a top-level upsert with guarded nested writes, on a record the user cannot read, runs its create as for a missing record (2.22.3 runs the update: 403)',
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (a top-level upsert whose where names a record the user cannot read)',
+        status: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && ours.status !== 403,
+        rows: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && ours.status !== 403,
+    },
+    {
+        name: 'writes ZenStack 2.x runs without their rules are a 400: inside the create of a connectOrCreate beyond the record it creates, relation writes in a nested upsert\'s update branch, fields with update rules in a nested updateMany, a one-to-one link beside other writes on the same relation (rpc.md: write them separately)',
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x, docs/migrating.md §4',
+        status: (_r, ours) => ours.status === 400 && rpcUncheckedWrite(ours),
+        rows: (_r, ours) => ours.status === 400 && rpcUncheckedWrite(ours),
+    },
+];
+
+/** The self many-to-many relations of the differential schemas (`zoo-schema.ts`). */
+const SELF_MANY_TO_MANY = /\b(friends|friendOf)\b/;
+const rpcMessage = (a: Answer): string => a.body?.error?.message ?? '';
+const rpcUncheckedWrite = (a: Answer) => /is not checked there by the access policy: write it separately|which the access policy does not check there; write it separately|whose field-level update rule ZenStack does not check there|a write that links a one-to-one relation by its foreign key takes/.test(rpcMessage(a));
+const restCode = (a: Answer): string => a.body?.errors?.[0]?.code ?? '';
+
+export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
+    {
+        name: 'a unique violation is a 409 (2.22.3: 400 prisma-error)',
+        documented: 'docs/rest-write.md#errors, docs/migrating.md §5',
+        status: (_r, ours, upstream) => ours.status === 409 && upstream.status === 400 && restCode(ours) === 'unique-violation',
+    },
+    {
+        name: 'a record the user cannot read, at the URL or named in the body, is a 404 as a missing one (2.22.3: 403, or 400 for a missing foreign key)',
+        documented: 'docs/rest-write.md#errors, docs/migrating.md §5',
+        status: (_r, ours, upstream) => ours.status === 404 && [400, 403].includes(upstream.status) && restCode(ours) === 'not-found',
+    },
+    {
+        name: 'links of a many-to-many relationship from a type to itself are checked under both records\' update rules (2.22.3 checks none)',
+        documented: 'docs/migrating.md §3, docs/rest-write.md#relationships',
+        status: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+        rows: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+    },
+    {
+        name: 'relationships in an update, whose identifiers carry the id as a string (2.22.3 hands the string to the ORM for an Int key: 400 unknown-error)',
+        documented: 'docs/migrating.md §5',
+        status: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && restCode(upstream) === 'unknown-error' && /"relationships"/.test(JSON.stringify(r.body)),
+        rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && restCode(upstream) === 'unknown-error',
+    },
+    {
+        name: 'a to-one relationship given as `data: null` in a create (no related record) is accepted (2.22.3: 400, its payload schema wants an identifier)',
+        documented: 'docs/migrating.md §5',
+        status: (r, ours, upstream) => r.method === 'POST' && ours.status !== 400 && upstream.status === 400 && /"data":null/.test(JSON.stringify(r.body)),
+        rows: (r, ours, upstream) => r.method === 'POST' && ours.status !== 400 && upstream.status === 400 && /"data":null/.test(JSON.stringify(r.body)),
+    },
+];

@@ -1,5 +1,6 @@
 import type { HandleRequestFn } from '../../src/types';
-import { loadSchema, type TestSchema } from '../support/schema';
+import { requirePg } from '../support/postgres';
+import { BLOG_SCHEMA, loadSchema, type LoadOptions, type TestSchema } from '../support/schema';
 
 /** Shared set-up of the differential tests against `@zenstackhq/server` 2.22.3. */
 
@@ -11,15 +12,20 @@ export interface Side {
     handler: HandleRequestFn;
 }
 
-/** Ours and 2.22.3's handler, each on its own identically seeded database for the enclosing `describe`. */
-export function twoSides(ours: HandleRequestFn, upstream: unknown, seed: (s: TestSchema) => Promise<void>): Side[] {
+/**
+ * Ours and 2.22.3's handler, each on its own identically seeded database for the enclosing `describe`
+ * (the blog schema on SQLite unless `zmodel` and `options` say otherwise).
+ */
+export function twoSides(ours: HandleRequestFn, upstream: unknown, seed: (s: TestSchema) => Promise<void>, zmodel = BLOG_SCHEMA, options: LoadOptions = {}): Side[] {
     const sides: Side[] = [
         { name: 'ours', handler: ours },
         { name: 'upstream', handler: upstream as HandleRequestFn },
     ];
     beforeAll(async () => {
+        // without a server outside CI (describePg reported it), the sides stay empty and the tests return
+        if (options.provider === 'postgresql' && !(await requirePg())) return;
         for (const side of sides) {
-            side.s = await loadSchema();
+            side.s = await loadSchema(zmodel, options);
             await seed(side.s);
         }
     });

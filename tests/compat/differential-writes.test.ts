@@ -1,0 +1,164 @@
+import type { ModelMeta } from '@zenstackhq/runtime';
+import fc from 'fast-check';
+import { RestApiHandler as UpstreamRestApiHandler } from '@zenstackhq/server/api/rest';
+import { RPCApiHandler as UpstreamRPCApiHandler } from '@zenstackhq/server/api/rpc';
+import { RestApiHandler } from '../../src/api/rest';
+import { RPCApiHandler } from '../../src/api/rpc';
+import type { HandleRequestFn } from '../../src/types';
+import { BLOG_SCHEMA, type TestSchema } from '../support/schema';
+import { AT, seedDifferentialBlog } from './blog-seed';
+import { databaseState, resetDatabase } from './db-state';
+import { answer, ENDPOINT, RUNS, SEED, unexplained, type Request } from './differential-run';
+import { REST_WRITE_DIFFERENCES, RPC_WRITE_DIFFERENCES, sameState, withoutNow, withoutReferentialEqualities, type Answer } from './known-differences';
+import { canonicalDocument, missingOrDifferent, upstreamAsOurs } from './rest-compare';
+import { bytesAsSpec, twoSides, type Side } from './sides';
+import { restWrite, rpcWrite, type RestWrite, type RpcWrite, type WritePools } from './write-arbitraries';
+import { seedZoo, ZOO_SCHEMA } from './zoo-schema';
+
+/**
+ * Differential, property-based test of writes against `@zenstackhq/server` 2.22.3: generated RPC writes (every
+ * write operation, with nested writes) and JSON:API writes (resources and relationships), valid and borderline,
+ * on the blog and on a schema of compound ids, self relations, many-to-many, field-level rules, `@omit` and
+ * `@password` (`zoo-schema.ts`), as anonymous and as users the rules treat differently. Before each case both
+ * databases are reset to the same rows. Both sides must answer the same status, the same data on success, and
+ * leave the same rows in every table, except for the named, documented differences in `known-differences.ts`;
+ * and a write ours refuses must leave every table as it was (nothing half-applied). Writes 2.22.3 applies in
+ * part when it fails are collected and printed (its defect; ours is checked against it only by status).
+ */
+
+const WRITE_RUNS = Math.ceil(RUNS / 30);
+
+const BLOG_POOLS: WritePools = {
+    values: {
+        String: ['New', 'Bob', ''],
+        Int: [0, 3, 9],
+        Boolean: [true, false],
+        DateTime: [AT.toISOString()],
+        Float: [2.5],
+        BigInt: [7],
+        Decimal: ['1.5'],
+        Json: [{ a: 1 }],
+        Role: ['ADMIN', 'USER'],
+    },
+    ids: { user: [1, 2, 3, 9], profile: [1, 2, 7], post: [1, 2, 3, 4, 5, 8], comment: [1, 3, 4, 8], allTypes: ['typed', 'bare', 'fresh'] },
+    users: [undefined, 1, 2, 3],
+};
+
+const ZOO_POOLS: WritePools = {
+    values: { String: ['New', 'x', 'one'], Int: [0, 4], Boolean: [true, false], BigInt: [12], Decimal: ['2.5'], Json: [{ k: 2 }], Level: ['LOW', 'HIGH'] },
+    ids: {
+        user: [1, 2, 3, 8],
+        group: [1, 2, 6],
+        badge: [1, 2, 5],
+        doc: [
+            { ns: 'a', slug: 'one' },
+            { ns: 'a', slug: 'two' },
+            { ns: 'b', slug: 'one' },
+            { ns: 'c', slug: 'new' },
+        ],
+        docTag: [
+            { docNs: 'a', docSlug: 'one', tag: 'x' },
+            { docNs: 'a', docSlug: 'two', tag: 'x' },
+            { docNs: 'b', docSlug: 'one', tag: 'z' },
+        ],
+    },
+    users: [undefined, 1, 2, 3],
+};
+
+/** Ours and 2.22.3's handlers, new for each schema: 2.22.3's JSON:API handler keeps the types of the first schema it serves. */
+const restHandlers = (): HandleRequestFn[] => [RestApiHandler({ endpoint: ENDPOINT }), UpstreamRestApiHandler({ endpoint: ENDPOINT }) as unknown as HandleRequestFn];
+const rpc: HandleRequestFn[] = [RPCApiHandler(), UpstreamRPCApiHandler() as unknown as HandleRequestFn];
+
+/** Writes 2.22.3 left half-applied while answering an error (printed once per suite; not ours to fix). */
+const upstreamHalfApplied: string[] = [];
+afterAll(() => {
+    // eslint-disable-next-line no-console
+    if (upstreamHalfApplied.length) console.info(`2.22.3 changed rows while answering an error:\n${upstreamHalfApplied.slice(0, 10).join('\n')}`);
+});
+
+/**
+ * Sends `request` to both sides from the same rows and returns what differs that no known difference explains:
+ * status, data (`compareData`), and rows.
+ */
+async function differences<R extends { user: number | undefined }>(
+    sides: Side[],
+    handlers: HandleRequestFn[],
+    seed: (s: TestSchema) => Promise<void>,
+    r: R,
+    request: Request,
+    known: typeof RPC_WRITE_DIFFERENCES | typeof REST_WRITE_DIFFERENCES,
+    compareData: (ours: Answer, upstream: Answer) => string[],
+): Promise<string[]> {
+    const answers: Answer[] = [];
+    const states = [];
+    let before;
+    for (const [i, side] of sides.entries()) {
+        const s = side.s as TestSchema;
+        await resetDatabase(s, seed);
+        if (i === 0) before = await databaseState(s);
+        answers.push(await answer(handlers[i], side, request));
+        const after = await databaseState(s);
+        // a write that happened and cannot be read back is a 403 RESULT_NOT_READABLE (docs/rpc.md): the only refusal after writing
+        const written = answers[0].body?.error?.reason === 'RESULT_NOT_READABLE' || answers[0].body?.errors?.[0]?.reason === 'RESULT_NOT_READABLE';
+        if (i === 0 && answers[0].status >= 400 && !written && !sameState(before, after)) return [`ours answered ${answers[0].status} and changed rows: ${JSON.stringify(answers[0].body)}`];
+        states.push(after);
+    }
+    const [ours, upstream] = answers;
+    if (upstream.status >= 400 && upstream.status < 500 && upstream.body?.errors?.[0]?.reason !== 'RESULT_NOT_READABLE' && upstream.body?.error?.reason !== 'RESULT_NOT_READABLE' && !sameState(states[1], before)) upstreamHalfApplied.push(`${JSON.stringify(request)} → ${upstream.status}`);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const list = known as any[];
+    const problems = unexplained(list, r, ours, upstream, () => compareData(ours, upstream));
+    const rowsExplained = list.some((d) => d.rows?.(r, ours, upstream));
+    if (!rowsExplained && ours.status === upstream.status && !sameState(states[0], states[1])) problems.push(`rows differ after ${ours.status}: ${JSON.stringify(states[0])} | ${JSON.stringify(states[1])}`);
+    return problems;
+}
+
+function rpcProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, pools: WritePools, runs: number) {
+    return async () => {
+        const meta = (sides[0].s as TestSchema).modelMeta as ModelMeta;
+        await fc.assert(
+            fc.asyncProperty(rpcWrite(meta, pools), async (w: RpcWrite) => {
+                const method = w.op.startsWith('delete') ? 'DELETE' : w.op === 'create' || w.op === 'createMany' || w.op === 'upsert' ? 'POST' : 'PUT';
+                const request: Request = method === 'DELETE' ? { method, path: `/${w.model}/${w.op}`, query: { q: JSON.stringify(w.args) }, user: w.user } : { method, path: `/${w.model}/${w.op}`, body: w.args, user: w.user };
+                const problems = await differences(sides, rpc, seed, w, request, RPC_WRITE_DIFFERENCES, (ours, upstream) => {
+                    const [mine, theirs] = [withoutNow(ours.body), withoutNow(withoutReferentialEqualities(bytesAsSpec(upstream.body, 'data')))];
+                    return JSON.stringify(mine) === JSON.stringify(theirs) ? [] : [`${JSON.stringify(mine)} | ${JSON.stringify(theirs)}`];
+                });
+                expect(problems).toEqual([]);
+            }),
+            { seed: SEED, numRuns: runs },
+        );
+    };
+}
+
+function restProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, pools: WritePools, runs: number) {
+    const rest = restHandlers();
+    return async () => {
+        const meta = (sides[0].s as TestSchema).modelMeta as ModelMeta;
+        await fc.assert(
+            fc.asyncProperty(restWrite(meta, pools), async (w: RestWrite) => {
+                const problems = await differences(sides, rest, seed, w, w, REST_WRITE_DIFFERENCES, (ours, upstream) => {
+                    if (ours.body === null || upstream.body === null) return ours.body === upstream.body ? [] : [`${JSON.stringify(ours.body)} | ${JSON.stringify(upstream.body)}`];
+                    const mine = canonicalDocument(withoutNow(ours.body));
+                    const { expected } = upstreamAsOurs(mine, canonicalDocument(withoutNow(bytesAsSpec(upstream.body, 'document'))), {});
+                    return missingOrDifferent(mine, expected);
+                });
+                expect(problems).toEqual([]);
+            }),
+            { seed: SEED, numRuns: runs },
+        );
+    };
+}
+
+describe('writes beside @zenstackhq/server 2.22.3 (property-based)', () => {
+    describe('the blog', () => {
+        const sides = twoSides(rpc[0], rpc[1], seedDifferentialBlog, BLOG_SCHEMA);
+        it('RPC: create, createMany, update, updateMany, upsert, delete, deleteMany with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS));
+        it('JSON:API: resources and relationships created, updated and deleted', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS));
+    });
+    describe('compound ids, self relations, many-to-many, field rules, @omit and @password', () => {
+        const sides = twoSides(rpc[0], rpc[1], seedZoo, ZOO_SCHEMA);
+        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS));
+        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS));
+    });
+});
