@@ -62,11 +62,14 @@ export async function resetDatabase(s: TestSchema, seed: (s: TestSchema) => Prom
         return;
     }
     for (const t of names) {
-        for (const row of rows[t]) {
-            const columns = Object.keys(row);
-            const marks = columns.map((_c, i) => (s.provider === 'sqlite' ? '?' : `$${i + 1}`));
-            await s.prisma.$executeRawUnsafe(`INSERT INTO "${t}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${marks.join(', ')})`, ...columns.map((c) => asParameter(row[c])));
-        }
+        if (rows[t].length === 0) continue;
+        // one statement per table (the seeds are small): the cost of a reset is in the number of statements
+        const columns = Object.keys(rows[t][0]);
+        let n = 0;
+        const mark = () => (s.provider === 'sqlite' ? '?' : `$${++n}`);
+        const values = rows[t].map(() => `(${columns.map(mark).join(', ')})`).join(', ');
+        const parameters = rows[t].flatMap((row) => columns.map((c) => asParameter(row[c])));
+        await s.prisma.$executeRawUnsafe(`INSERT INTO "${t}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`, ...parameters);
     }
     if (s.provider === 'sqlite') await s.prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
     else {
