@@ -32,6 +32,7 @@ import { writeDatesAsDates } from './write-dates';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { retryUpsertRace } from '../common/upsert-race';
+import { findsOrCreates } from './find-or-create';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
 import { dropOmitted, liftWriteOmit } from './write-omit';
 import { refuseUncheckedBaseWrites, runThroughConcrete, writesThroughConcrete } from './delegate-writes';
@@ -70,6 +71,8 @@ export interface PreparedCall {
     computed: ComputedField[];
     /** The records the call lists for writing (`write-size.ts`). */
     writeRecords: number;
+    /** An upsert, or a write with a nested `upsert` or `connectOrCreate`: run again after losing a race on a new key (`find-or-create.ts`). */
+    findsOrCreates: boolean;
 }
 
 /**
@@ -125,7 +128,8 @@ export function prepareCall(
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
     const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
     const computed = providerOf(prisma) === 'sqlite' ? computedFields(registry, model, op.name, sent) : [];
-    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed, writeRecords };
+    const findsOrCreatesKey = findsOrCreates(registry, model, op.name, sent);
+    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed, writeRecords, findsOrCreates: findsOrCreatesKey };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;
@@ -189,8 +193,8 @@ async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<Prepar
 }
 
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
-    // an upsert that lost a race with another of the same key runs again (not in a caller's transaction)
-    if (call.op.name === 'upsert' && !inTransaction) return retryUpsertRace(() => runClient(client, call, false, sent));
+    // an upsert (or connectOrCreate) that lost a race with another of the same key runs again (not in a caller's transaction)
+    if (call.findsOrCreates && !inTransaction) return retryUpsertRace(() => runClient(client, call, false, sent));
     return runClient(client, call, inTransaction, sent);
 }
 

@@ -4,6 +4,7 @@ import { readThenWriteOptions } from '../common/isolation';
 import type { ModelRegistry } from '../common/model-registry';
 import type { LoggerConfig, Response } from '../../types';
 import { isNotReadable, retryingConflicts } from '../common/transactions';
+import { retryUpsertRace } from '../common/upsert-race';
 import { prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject } from '../common/guards';
@@ -130,10 +131,13 @@ export async function runSequentialTransaction(
     const isolation = calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined;
     try {
         // a serializable transaction that lost to a concurrent one is run again from the start
-        const results = await retryingConflicts(isolation, () => {
-            found.unreadable = undefined;
-            return ($transaction as TransactionFn).call(prisma, runAll, isolation);
-        });
+        const attempt = () =>
+            retryingConflicts(isolation, () => {
+                found.unreadable = undefined;
+                return ($transaction as TransactionFn).call(prisma, runAll, isolation);
+            });
+        // and so is one whose upsert (or connectOrCreate) lost a race with another of the same key (find-or-create.ts)
+        const results = await (calls.some((c) => c.findsOrCreates) ? retryUpsertRace(attempt) : attempt());
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)
