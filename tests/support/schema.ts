@@ -6,6 +6,7 @@ import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import { generateSchemaAsync, PROJECT_ROOT, type Provider } from './generate';
 import { pgAdminQuery, PG_URL_BASE, withPgDatabase } from './postgres';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
+import { requireGenerated } from './generated';
 
 export type { Provider } from './generate';
 
@@ -26,6 +27,8 @@ export interface TestSchema {
     cleanup: () => Promise<void>;
     /** SQLite: the database file. */
     dbFile?: string;
+    /** The folder of the schema's generated client and ZenStack output (for `connectSchema` in another process). */
+    generatedDir: string;
     /** The connection URL of this test database (`file:…` for SQLite, `postgresql://…` for PostgreSQL). */
     databaseUrl: string;
     /**
@@ -66,14 +69,7 @@ const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
 export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
     const provider = options.provider ?? 'sqlite';
     const gen = await generateSchemaAsync(zmodel, provider, options.previewFeatures);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { PrismaClient } = require(path.join(gen.dir, 'prisma-client'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { enhance } = require(path.join(gen.dir, 'zenstack', 'enhance.js'));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const modelMeta = require(path.join(gen.dir, 'zenstack', 'model-meta.js')).default as ModelMeta;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const zodSchemas = require(path.join(gen.dir, 'zenstack', 'zod', 'index.js')) as ZodSchemas;
+    const { PrismaClient, enhance, modelMeta, zodSchemas } = requireGenerated(gen.dir);
 
     const id = randomBytes(6).toString('hex');
     const clientOptions = options.transactionOptions ? { transactionOptions: options.transactionOptions } : {};
@@ -140,6 +136,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         enhance: (user) => enhance(prisma, user ? { user } : {}),
         modelMeta,
         zodSchemas,
+        generatedDir: gen.dir,
         dbFile,
         databaseUrl,
         createClient: (adapter, clientOptions = {}) => new PrismaClient({ ...clientOptions, adapter }),

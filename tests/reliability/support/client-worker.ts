@@ -3,15 +3,16 @@ import type { HttpRequest, HttpResponse } from './http';
 
 /**
  * Sends requests from a worker thread, with at most `concurrency` in flight, each on its own
- * keep-alive connection: the load does not share the server's event loop, as real clients do not.
+ * keep-alive connection (round robin over several origins, as a load balancer would): the load does not
+ * share the server's event loop, as real clients do not.
  * Plain JavaScript, so that the worker needs no TypeScript loader.
  */
 const WORKER_SOURCE = `
 const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
-const { origin, requests, concurrency, userHeader } = workerData;
+const { origins, requests, concurrency, userHeader } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-function send(req) {
+function send(req, origin) {
     const headers = {};
     if (req.user !== undefined) headers[userHeader] = String(req.user);
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
@@ -24,7 +25,10 @@ function send(req) {
             const chunks = [];
             res.on('data', (c) => chunks.push(c));
             res.on('error', reject);
-            res.on('end', () => resolve({ status: res.statusCode, contentType: String(res.headers['content-type'] || ''), text: Buffer.concat(chunks).toString('utf8') }));
+            res.on('end', () => {
+                const retryAfter = res.headers['retry-after'];
+                resolve({ status: res.statusCode, contentType: String(res.headers['content-type'] || ''), retryAfter: retryAfter === undefined ? undefined : String(retryAfter), text: Buffer.concat(chunks).toString('utf8') });
+            });
         });
         r.on('error', reject);
         r.end(payload);
@@ -39,7 +43,7 @@ function send(req) {
             const i = next++;
             const t0 = performance.now();
             try {
-                out[i] = { res: await send(requests[i]), at: t0 - started, ms: performance.now() - t0 };
+                out[i] = { res: await send(requests[i], origins[i % origins.length]), at: t0 - started, ms: performance.now() - t0 };
             } catch (err) {
                 out[i] = { failure: String((err && err.cause) || err), at: t0 - started, ms: performance.now() - t0 };
             }
@@ -58,9 +62,10 @@ export interface SentRequest {
     ms: number;
 }
 
-export function sendFromWorker(origin: string, requests: HttpRequest[], concurrency: number, userHeader: string): Promise<{ out: SentRequest[]; durationMs: number }> {
+/** `origin`: the API, or several instances of it, which get the requests in turn (round robin). */
+export function sendFromWorker(origin: string | string[], requests: HttpRequest[], concurrency: number, userHeader: string): Promise<{ out: SentRequest[]; durationMs: number }> {
     return new Promise((resolve, reject) => {
-        const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { origin, requests, concurrency, userHeader } });
+        const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { origins: Array.isArray(origin) ? origin : [origin], requests, concurrency, userHeader } });
         worker.once('message', (m) => {
             resolve(m);
             void worker.terminate();

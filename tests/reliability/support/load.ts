@@ -16,9 +16,10 @@ export interface Outcome {
 
 /**
  * Sends every request with at most `concurrency` in flight (all at once when concurrency ≥ ops), from a
- * worker thread so that the clients do not share the server's event loop.
+ * worker thread so that the clients do not share the server's event loop. Several origins (instances of
+ * the API) get the requests in turn.
  */
-export async function runOps(origin: string, ops: Op[], concurrency: number): Promise<{ outcomes: Outcome[]; durationMs: number }> {
+export async function runOps(origin: string | string[], ops: Op[], concurrency: number): Promise<{ outcomes: Outcome[]; durationMs: number }> {
     const { out, durationMs } = await sendFromWorker(
         origin,
         ops.map((o) => o.request),

@@ -1,0 +1,30 @@
+import { connectSchema } from '../../support/generated';
+import { startApi } from './server';
+
+/**
+ * One server process of `scale-out.test.ts` (run bundled, see `server-processes.ts`): serves both handlers
+ * through the Express adapter (`startApi`) over its own Prisma client and pool on the PostgreSQL database
+ * `SCALE_DATABASE_URL`, with the client generated in `SCALE_GENERATED_DIR`, as another instance behind a load
+ * balancer would. Sends `{ origin }` once listening; on `stop`, sends `{ logs }` (what its handlers logged),
+ * closes and exits.
+ */
+async function main(): Promise<void> {
+    const { SCALE_DATABASE_URL: url, SCALE_GENERATED_DIR: dir } = process.env;
+    if (!url || !dir) throw new Error('SCALE_DATABASE_URL and SCALE_GENERATED_DIR must be set');
+    // as the one-process load test: a patient client, so that 503s measure the handlers, not the machine
+    const s = await connectSchema(dir, url, { transactionOptions: { maxWait: 60_000, timeout: 60_000 } });
+    const api = await startApi(s);
+    process.on('message', (m) => {
+        if (m !== 'stop') return;
+        void api
+            .close()
+            .then(() => s.cleanup())
+            .finally(() => process.send!({ logs: api.logs }, () => process.exit(0)));
+    });
+    process.send!({ origin: api.origin });
+}
+
+main().catch((err) => {
+    process.send?.({ error: String((err as Error)?.stack ?? err) });
+    process.exit(1);
+});
