@@ -121,6 +121,21 @@ export function decodeBytes(value: unknown, path?: string): Uint8Array {
     return fromBase64(value);
 }
 
+/**
+ * The largest power of ten a Decimal may have, up or down: PostgreSQL's numeric takes at most 1,000 digits of
+ * precision and scale, MySQL's decimal 65, SQLite's REAL ±1e308. Prisma hands a Decimal to the data layer in
+ * its plain form (`toFixed()`), as many characters as the exponent is large: `1e900000000`, eleven characters,
+ * made it build a string of 900 million digits and the process died of heap exhaustion.
+ */
+export const MAX_DECIMAL_EXPONENT = 1000;
+
+/** Whether a Decimal is finite and its exponent within ±`MAX_DECIMAL_EXPONENT` (zero always is). */
+export function isDecimalInRange(value: Decimal): boolean {
+    return value.isFinite() && (value.isZero() || Math.abs(value.e) <= MAX_DECIMAL_EXPONENT);
+}
+
+export const DECIMAL_RANGE_MESSAGE = `a decimal value whose exponent is within ±${MAX_DECIMAL_EXPONENT}`;
+
 export function decodeDecimal(value: unknown, path?: string): Decimal {
     if (typeof value === 'number' && Number.isFinite(value)) {
         return new Decimal(value);
@@ -128,7 +143,11 @@ export function decodeDecimal(value: unknown, path?: string): Decimal {
     if (typeof value !== 'string' || !DECIMAL_NUMBER.test(value.trim())) {
         throw new CodecError('invalid decimal value', path);
     }
-    return new Decimal(value.trim());
+    const decimal = new Decimal(value.trim());
+    if (!isDecimalInRange(decimal)) {
+        throw new CodecError(`decimal value out of range: expected ${DECIMAL_RANGE_MESSAGE}`, path);
+    }
+    return decimal;
 }
 
 /** Prisma's BigInt is 64-bit signed on every provider. */

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef } from '../common/model-registry';
-import { checkIntegers } from './arg-numbers';
+import { checkDecimals, checkIntegers } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
@@ -36,10 +36,12 @@ export function checkHaving(model: ModelDef, having: unknown, path: string): voi
         const field = model.scalars.get(key);
         if (!field || !isObject(value)) {
             if (field?.kind === 'Int') checkIntegers(value, at);
+            else if (field?.kind === 'Decimal') checkDecimals(value, at);
             continue;
         }
         for (const [op, operand] of Object.entries(value)) {
             if (op === '_count' || (field.kind === 'Int' && op !== '_avg')) checkIntegers(operand, `${at}.${op}`);
+            else if (field.kind === 'Decimal') checkDecimals(operand, `${at}.${op}`);
         }
     }
 }

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { isBigInt64, isDecimal } from '../common/codec';
+import { DECIMAL_RANGE_MESSAGE, isBigInt64, isDecimal, isDecimalInRange } from '../common/codec';
 import { INT32_MAX } from '../common/guards';
 import { fail } from './arg-walk';
 import { isPlainObject } from '../common/guards';
@@ -60,6 +60,26 @@ export function checkBigInts(value: unknown, path: string): void {
 export function checkFinite(value: unknown, path: string): void {
     eachLeaf(value, path, (v, at) => {
         if (typeof v === 'number' && !Number.isFinite(v)) fail(at, 'a finite number (NaN and Infinity cannot be stored or compared)');
+    });
+}
+
+/**
+ * Every value of a `Decimal` field (a Decimal, a numeric string, a number) must have an exponent the data layer
+ * can take: the client writes it out digit by digit, and `"1e900000000"` made it build a string of 900 million
+ * characters (the process died of heap exhaustion). A text that is no number is left to the client to report.
+ */
+export function checkDecimals(value: unknown, path: string): void {
+    eachLeaf(value, path, (v, at) => {
+        let decimal: Decimal | undefined;
+        if (isDecimal(v)) decimal = v;
+        else if (typeof v === 'string' || typeof v === 'number') {
+            try {
+                decimal = new Decimal(typeof v === 'string' ? v.trim() : v);
+            } catch {
+                return;
+            }
+        }
+        if (decimal && !isDecimalInRange(decimal) && !decimal.isNaN()) fail(at, `${DECIMAL_RANGE_MESSAGE} (the field is a Decimal)`);
     });
 }
 

@@ -1,7 +1,7 @@
 import { isObject } from '../common/guards';
 import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField, type ScalarKind } from '../common/model-registry';
 import { checkAggregates, checkHaving } from './arg-aggregates';
-import { checkBigInts, checkDivisor, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
+import { checkBigInts, checkDecimals, checkDivisor, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import { notStorableAsJson } from '../common/json-storable';
@@ -67,6 +67,7 @@ function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
     if (field.kind === 'Int') checkIntegers(value, at);
     else if (field.kind === 'BigInt') checkBigInts(value, at);
     else if (field.kind === 'Float') checkFinite(value, at);
+    else if (field.kind === 'Decimal') checkDecimals(value, at);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     checkJsonFilter(value, at);

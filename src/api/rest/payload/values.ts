@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, ISO_DATE, jsonNullNameOf } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, isBigInt64, isDecimal, ISO_DATE, jsonNullNameOf, MAX_DECIMAL_EXPONENT } from '../../common/codec';
 import { describeValue, notStorableAsJson } from '../../common/json-storable';
 import { fitsIntField, type ScalarField, type ScalarKind } from '../../common/model-registry';
 import { payloadError, pointerTo } from './pointer';
@@ -63,7 +63,7 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
     Decimal: (v, f, p) => {
         if (isDecimal(v)) return v;
         if (typeof v !== 'string' && typeof v !== 'number') return wrongType(f, p, 'a decimal string or number', v);
-        return decoded(f, p, 'a decimal string or number', () => decodeDecimal(v));
+        return decoded(f, p, `a decimal string or number whose exponent is within ±${MAX_DECIMAL_EXPONENT}`, () => decodeDecimal(v));
     },
     Bytes: (v, f, p) => {
         if (v instanceof Uint8Array) return v;

@@ -1,4 +1,4 @@
-import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, DECIMAL_NUMBER, ISO_DATE } from '../../common/codec';
+import { CodecError, decodeBigInt, decodeBytes, decodeDate, decodeDecimal, DECIMAL_NUMBER, ISO_DATE, MAX_DECIMAL_EXPONENT } from '../../common/codec';
 import { fitsIntField, type ScalarField } from '../../common/model-registry';
 import { RestError } from '../errors';
 
@@ -52,7 +52,7 @@ function describeKind(field: ScalarField, enums: EnumLookup): string {
         Int: 'an integer',
         Float: 'a number',
         BigInt: 'a 64-bit integer',
-        Decimal: 'a decimal number',
+        Decimal: `a decimal number whose exponent is within ±${MAX_DECIMAL_EXPONENT}`,
         Boolean: '"true" or "false"',
         DateTime: 'an ISO 8601 date-time',
         Bytes: 'a Base64 string',
