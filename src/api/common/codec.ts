@@ -573,8 +573,13 @@ function holdsKey(container: object, key: string): boolean {
 
 /** Reads a value at a dotted path; own properties only, elements only in arrays. */
 export function getPath(root: unknown, path: string): unknown {
+    return getPathParts(root, splitPath(path));
+}
+
+/** `getPath` of a path already split (`splitPath`). */
+export function getPathParts(root: unknown, parts: readonly string[]): unknown {
     let current: unknown = root;
-    for (const key of splitPath(path)) {
+    for (const key of parts) {
         if (current === null || typeof current !== 'object' || !holdsKey(current, key)) {
             return undefined;
         }

@@ -1,4 +1,4 @@
-import { CodecError, getPath, isForbiddenPath, PathWriter, splitPath } from './codec';
+import { CodecError, getPathParts, isDecimal, isForbiddenPath, PathWriter, splitPath } from './codec';
 import { isPlainObject } from './guards';
 
 /**
@@ -15,8 +15,32 @@ import { isPlainObject } from './guards';
  */
 export const MAX_RESTORED_VALUES = 100_000;
 
+/**
+ * How much text (characters of strings and keys, bytes, digits of decimals) the restored places may hold together:
+ * as much as a body of the adapters' default limit (1 MiB) carries without dedupe. The count of values alone let
+ * one long string multiply: a 500 KB string named by 8,000 places (a 275 KB body) made 4 GB of arguments for the
+ * ORM to write out, and the request ended in a 500 after seconds of CPU (a 143 KB body was stored as 200 MB).
+ */
+export const MAX_RESTORED_TEXT = 1024 * 1024;
+
 interface Budget {
     left: number;
+    text: number;
+}
+
+/** The text a value restored in one more place adds (what the ORM writes out for it). */
+function textOf(value: unknown): number {
+    if (typeof value === 'string') return value.length;
+    if (value instanceof Uint8Array) return value.byteLength;
+    if (isDecimal(value)) return value.valueOf().length + Math.abs(value.e);
+    return 0;
+}
+
+function spend(budget: Budget, text: number): void {
+    budget.text -= text;
+    if (budget.text < 0) {
+        throw new CodecError(`"referentialEqualities" would restore more than ${MAX_RESTORED_TEXT} characters of text`);
+    }
 }
 
 /**
@@ -35,9 +59,13 @@ function copyTree(value: unknown, budget: Budget, levels: number): unknown {
     if (Array.isArray(value)) return value.map((item) => copyTree(item, budget, levels - 1));
     if (isPlainObject(value)) {
         const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) out[key] = copyTree(value[key], budget, levels - 1);
+        for (const key of Object.keys(value)) {
+            spend(budget, key.length);
+            out[key] = copyTree(value[key], budget, levels - 1);
+        }
         return out;
     }
+    spend(budget, textOf(value));
     return value;
 }
 
@@ -60,26 +88,28 @@ export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: 
     }
     // every place is written through one writer: a large array holding many places is copied once, not once per place
     const writer = new PathWriter(root);
-    const budget: Budget = { left: MAX_RESTORED_VALUES };
+    const budget: Budget = { left: MAX_RESTORED_VALUES, text: MAX_RESTORED_TEXT };
     for (const [source, targets] of Object.entries(refs)) {
         if (!Array.isArray(targets) || !targets.every((t) => typeof t === 'string')) {
             throw new CodecError(`invalid serialization metadata: referentialEqualities of "${source}" must be a list of paths`, source);
         }
         checkPath(source);
-        if (getPath(writer.root, source) === undefined) {
+        // split once: a long source (a key of 100 KB) split again for each of its places cost their product
+        const sourceParts = splitPath(source);
+        if (getPathParts(writer.root, sourceParts) === undefined) {
             throw new CodecError(`serialization path "${source}" does not match a value`, source);
         }
         for (const target of targets as string[]) {
             checkPath(target);
             // read for each place: the value as the places restored so far left it (one may lie under the source)
-            const value = getPath(writer.root, source);
+            const value = getPathParts(writer.root, sourceParts);
             if (value === undefined) {
                 throw new CodecError(`serialization path "${source}" does not match a value`, source);
             }
-            if (getPath(writer.root, target) === undefined) {
+            const parts = splitPath(target);
+            if (getPathParts(writer.root, parts) === undefined) {
                 throw new CodecError(`serialization path "${target}" does not match a value`, target);
             }
-            const parts = splitPath(target);
             writer.set(target, copyTree(value, budget, maxDepth - parts.length), parts);
             copied?.(source, target);
         }
