@@ -97,6 +97,16 @@ describe('REST filters (SQLite)', () => {
             const query = { filter: { author: { name: 'Bob' } } } as unknown as Query;
             expect(await ids('/post', query)).toEqual([3]);
         });
+
+        it('a nested query object deeper than the stack is a 400, as its bracketed form is (it was a 500)', async () => {
+            // as a framework that reads brackets without a depth bound hands over filter[author][author]…=x
+            let deep: unknown = 'x';
+            for (let i = 0; i < 300_000; i++) deep = { author: deep };
+            const res = await error('/post', { filter: deep } as unknown as Query);
+            expect(res).toMatchObject({ status: 400, code: 'invalid-filter' });
+            const include = await api.get('/post', { include: JSON.parse(`${'['.repeat(300_000)}"author"${']'.repeat(300_000)}`) } as unknown as Query);
+            expect(include.status).toBe(200);
+        });
     });
 
     describe('relationships', () => {

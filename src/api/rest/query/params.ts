@@ -32,14 +32,23 @@ export interface ParsedParams {
 const FAMILIES: ReadonlySet<string> = new Set<Family>(['filter', 'sort', 'page', 'include', 'fields']);
 const KEY = /^([A-Za-z_][\w-]*)((?:\[[^[\]]*\])*)$/;
 
+/**
+ * Appends `value` under `key`, first to last. Iterative: a query object a framework nested as deep as the client
+ * wrote brackets (300,000 levels) overflowed the stack of a recursive walk, a 500.
+ */
 function flattenInto(out: QueryEntry[], key: string, value: unknown): void {
-    if (value === undefined || value === null) return;
-    if (Array.isArray(value)) {
-        for (const item of value) flattenInto(out, key, item);
-    } else if (typeof value === 'object') {
-        for (const [k, v] of Object.entries(value as Record<string, unknown>)) flattenInto(out, `${key}[${k}]`, v);
-    } else {
-        out.push([key, String(value)]);
+    const pending: Array<[string, unknown]> = [[key, value]];
+    while (pending.length > 0) {
+        const [k, v] = pending.pop()!;
+        if (v === undefined || v === null) continue;
+        if (Array.isArray(v)) {
+            for (let i = v.length - 1; i >= 0; i--) pending.push([k, v[i]]);
+        } else if (typeof v === 'object') {
+            const entries = Object.entries(v as Record<string, unknown>);
+            for (let i = entries.length - 1; i >= 0; i--) pending.push([`${k}[${entries[i][0]}]`, entries[i][1]]);
+        } else {
+            out.push([k, String(v)]);
+        }
     }
 }
 
@@ -47,7 +56,11 @@ function flattenInto(out: QueryEntry[], key: string, value: unknown): void {
 export function flattenQuery(query: Record<string, unknown> | undefined): QueryEntry[] {
     const out: QueryEntry[] = [];
     if (query) {
-        for (const [key, value] of Object.entries(query)) flattenInto(out, key, value);
+        // a plain text value (every adapter's query holds only those, or lists of them) needs no walk
+        for (const [key, value] of Object.entries(query)) {
+            if (typeof value === 'string') out.push([key, value]);
+            else flattenInto(out, key, value);
+        }
     }
     return out;
 }
