@@ -1,6 +1,5 @@
 import { pathFromRestParam } from '../../src/adapters/shared/request';
-import type { TestSchema } from '../support/schema';
-import { startSeededWorkerServer, stillAnswers, type WorkerServer } from '../hardening/support/server-worker';
+import { seededWorkerServerForFile, stillAnswers } from '../hardening/support/server-worker';
 
 /**
  * The Fetch-based adapters that take the API path from a router's rest parameter (Next.js, SvelteKit, TanStack Start,
@@ -11,29 +10,20 @@ import { startSeededWorkerServer, stillAnswers, type WorkerServer } from '../har
  * that the test can see whether it still answers; the test's timeout is what fails when it does not.
  */
 
-let s: TestSchema;
-let server: WorkerServer;
 /** Far beyond what the answers take (milliseconds), far below what the old look-up took (minutes). */
 const TIMEOUT = 30_000;
 
-beforeAll(async () => {
-    ({ s, server } = await startSeededWorkerServer());
-});
-
-afterAll(async () => {
-    await server?.stop();
-    await s.cleanup();
-});
+const worker = seededWorkerServerForFile();
 
 async function get(path: string): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${server.origin}${path}`);
+    const res = await fetch(`${worker.server.origin}${path}`);
     return { status: res.status, body: await res.json() };
 }
 
 it(
     'a URL of 60,000 percent-encoded segments is answered (400: no such operation), and the server answers meanwhile',
     async () => {
-        const res = await stillAnswers(server, () => get(`/rpc/post/findMany/${'%61/'.repeat(60_000)}x`));
+        const res = await stillAnswers(worker.server, () => get(`/rpc/post/findMany/${'%61/'.repeat(60_000)}x`));
         expect(res).toEqual({ status: 400, body: { error: { message: expect.stringMatching(/path/) } } });
     },
     TIMEOUT,
@@ -42,7 +32,7 @@ it(
 it(
     'a run of 300,000 slashes before the API path is answered, and the server answers meanwhile',
     async () => {
-        const res = await stillAnswers(server, () => get(`/rpc/${'/'.repeat(300_000)}post/count`));
+        const res = await stillAnswers(worker.server, () => get(`/rpc/${'/'.repeat(300_000)}post/count`));
         expect(res).toEqual({ status: 200, body: { data: 1 } });
     },
     TIMEOUT,

@@ -1,8 +1,7 @@
 import { RPCApiHandler } from '../../src/api/rpc';
 import { RestApiHandler } from '../../src/api/rest';
 import type { Response } from '../../src/types';
-import type { TestSchema } from '../support/schema';
-import { startSeededWorkerServer, stillAnswers, type WorkerServer } from './support/server-worker';
+import { seededWorkerServerForFile, stillAnswers } from './support/server-worker';
 
 /**
  * Decimal and Float texts are checked with a regular expression before they reach the client. A pattern that can
@@ -12,23 +11,14 @@ import { startSeededWorkerServer, stillAnswers, type WorkerServer } from './supp
  * answers (the test's timeout is what fails when it does not; no duration is asserted).
  */
 
-let s: TestSchema;
-let server: WorkerServer;
 const HOSTILE = `${'1'.repeat(500_000)}x`;
 /** Far beyond what the answers take (milliseconds), far below what the old check took (hours). */
 const TIMEOUT = 30_000;
 
-beforeAll(async () => {
-    ({ s, server } = await startSeededWorkerServer());
-});
-
-afterAll(async () => {
-    await server?.stop();
-    await s.cleanup();
-});
+const worker = seededWorkerServerForFile();
 
 async function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: { error?: { message: string }; errors?: Array<Record<string, unknown>>; data?: unknown } }> {
-    const res = await fetch(`${server.origin}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${worker.server.origin}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     return { status: res.status, body: await res.json() };
 }
 
@@ -36,17 +26,17 @@ const decimalTag = (path: string) => ({ serialization: { values: { [path]: [['cu
 
 describe('a long run of digits that is not a number (within the default body limit)', () => {
     it('RPC: a Decimal tagged in meta is a 400, nothing written, and the server answers meanwhile', async () => {
-        const res = await stillAnswers(server, () => send('POST', '/rpc/allTypes/create', { data: { decimal: HOSTILE }, meta: decimalTag('data.decimal') }));
+        const res = await stillAnswers(worker.server, () => send('POST', '/rpc/allTypes/create', { data: { decimal: HOSTILE }, meta: decimalTag('data.decimal') }));
         expect(res.status).toBe(400);
-        expect(await s.prisma.allTypes.count()).toBe(0);
+        expect(await worker.s.prisma.allTypes.count()).toBe(0);
     }, TIMEOUT);
 
     it('JSON:API: a Decimal or Float attribute is a 400 naming it, nothing written, and the server answers meanwhile', async () => {
         for (const field of ['decimal', 'float']) {
-            const res = await stillAnswers(server, () => send('POST', '/rest/allTypes', { data: { type: 'allTypes', attributes: { [field]: HOSTILE } } }));
+            const res = await stillAnswers(worker.server, () => send('POST', '/rest/allTypes', { data: { type: 'allTypes', attributes: { [field]: HOSTILE } } }));
             expect({ field, status: res.status }).toEqual({ field, status: 400 });
         }
-        expect(await s.prisma.allTypes.count()).toBe(0);
+        expect(await worker.s.prisma.allTypes.count()).toBe(0);
     }, TIMEOUT);
 });
 
@@ -55,7 +45,7 @@ describe('the number forms the checks take', () => {
     const rpc = RPCApiHandler();
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const callRest = async (query: Record<string, string>, method = 'GET', body?: unknown): Promise<Response & { body: any }> =>
-        rest({ method, path: '/allTypes', query, requestBody: body, prisma: s.enhance({ id: 1 }), modelMeta: s.modelMeta, logger: null });
+        rest({ method, path: '/allTypes', query, requestBody: body, prisma: worker.s.enhance({ id: 1 }), modelMeta: worker.s.modelMeta, logger: null });
 
     it('filter values and attributes in every written form are still taken, and refused otherwise', async () => {
         const long = `${'9'.repeat(20)}.5`;
@@ -79,11 +69,11 @@ describe('the number forms the checks take', () => {
             method: 'GET',
             path: '/allTypes/count',
             query: { q: JSON.stringify({ where: { decimal: long } }), meta: JSON.stringify(decimalTag('where.decimal')) },
-            prisma: s.enhance({ id: 1 }),
-            modelMeta: s.modelMeta,
+            prisma: worker.s.enhance({ id: 1 }),
+            modelMeta: worker.s.modelMeta,
             logger: null,
         });
         expect([tagged.status, tagged.body]).toEqual([200, { data: 1 }]);
-        await s.prisma.allTypes.deleteMany();
+        await worker.s.prisma.allTypes.deleteMany();
     });
 });

@@ -1,5 +1,4 @@
-import type { TestSchema } from '../support/schema';
-import { startSeededWorkerServer, stillAnswers, type WorkerServer } from './support/server-worker';
+import { seededWorkerServerForFile, stillAnswers } from './support/server-worker';
 
 /**
  * superjson's `referentialEqualities` name a source path and the places that get a copy of its value. Two costs grew
@@ -14,21 +13,12 @@ import { startSeededWorkerServer, stillAnswers, type WorkerServer } from './supp
  * (the test's timeout is what fails; no duration is asserted).
  */
 
-let s: TestSchema;
-let server: WorkerServer;
 const TIMEOUT = 30_000;
 
-beforeAll(async () => {
-    ({ s, server } = await startSeededWorkerServer());
-});
-
-afterAll(async () => {
-    await server?.stop();
-    await s.cleanup();
-});
+const worker = seededWorkerServerForFile();
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: { error?: { message: string }; errors?: Array<{ detail: string }> } }> {
-    const res = await fetch(`${server.origin}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${worker.server.origin}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     return { status: res.status, body: await res.json() };
 }
 
@@ -47,9 +37,9 @@ describe('a source path with a long key, named for many places (a 1 MiB body)', 
                 select: { id: true },
                 meta: { serialization: { referentialEqualities: { [`data.json.${LONG_KEY}`]: range(PLACES, (i) => `data.json.a.${i}`) } } },
             };
-            const res = await stillAnswers(server, () => post('/rpc/allTypes/create', body));
+            const res = await stillAnswers(worker.server, () => post('/rpc/allTypes/create', body));
             expect(res.status).toBe(201);
-            const row = await s.prisma.allTypes.findFirst({ where: { string: 'rpc-long-source' } });
+            const row = await worker.s.prisma.allTypes.findFirst({ where: { string: 'rpc-long-source' } });
             expect(row.json.a).toEqual(range(PLACES, () => 1));
         },
         TIMEOUT,
@@ -64,9 +54,9 @@ describe('a source path with a long key, named for many places (a 1 MiB body)', 
                     serialization: { referentialEqualities: { [`data.attributes.json.${LONG_KEY}`]: range(REST_PLACES, (i) => `data.attributes.json.a.${i}`) } },
                 },
             };
-            const res = await stillAnswers(server, () => post('/rest/allTypes', body));
+            const res = await stillAnswers(worker.server, () => post('/rest/allTypes', body));
             expect(res.status).toBe(201);
-            const row = await s.prisma.allTypes.findFirst({ where: { string: 'rest-long-source' } });
+            const row = await worker.s.prisma.allTypes.findFirst({ where: { string: 'rest-long-source' } });
             expect(row.json.a).toEqual(range(REST_PLACES, () => 1));
         },
         TIMEOUT,
@@ -91,7 +81,7 @@ describe('places that would restore more text than a 1 MiB body holds', () => {
             meta: { serialization: { referentialEqualities: { 'data.json.0': range(9, (i) => `data.json.${i + 1}`) } } },
         });
         expect(within.status).toBe(201);
-        expect(await s.prisma.allTypes.count({ where: { string: 'rpc-copies' } })).toBe(1);
+        expect(await worker.s.prisma.allTypes.count({ where: { string: 'rpc-copies' } })).toBe(1);
     });
 
     it('JSON:API: a 400 naming the bound, nothing written; keys count too', async () => {
@@ -106,6 +96,6 @@ describe('places that would restore more text than a 1 MiB body holds', () => {
             expect(res.status).toBe(400);
             expect(res.body.errors?.[0].detail).toMatch(/would restore more than 1048576 characters of text/);
         }
-        expect(await s.prisma.allTypes.count({ where: { string: 'rest-copies' } })).toBe(0);
+        expect(await worker.s.prisma.allTypes.count({ where: { string: 'rest-copies' } })).toBe(0);
     });
 });

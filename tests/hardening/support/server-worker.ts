@@ -79,6 +79,29 @@ export async function startSeededWorkerServer(): Promise<{ s: TestSchema; server
     return { s, server: await startWorkerServer(s) };
 }
 
+/**
+ * `startSeededWorkerServer` for the tests of one file: started before them, stopped (and its database removed) after
+ * them. Read `s` and `server` inside the tests.
+ */
+export function seededWorkerServerForFile(): { readonly s: TestSchema; readonly server: WorkerServer } {
+    const held: { s?: TestSchema; server?: WorkerServer } = {};
+    beforeAll(async () => {
+        Object.assign(held, await startSeededWorkerServer());
+    });
+    afterAll(async () => {
+        await held.server?.stop();
+        await held.s?.cleanup();
+    });
+    return {
+        get s() {
+            return held.s!;
+        },
+        get server() {
+            return held.server!;
+        },
+    };
+}
+
 /** An ordinary read of what `startSeededWorkerServer` seeds, and its answer. */
 const ORDINARY_READ = `/rpc/post/findMany?q=${encodeURIComponent('{"select":{"title":true}}')}`;
 const ORDINARY_ANSWER = { status: 200, body: { data: [{ title: 'visible' }] } };
