@@ -1,6 +1,7 @@
 import type { DbClientContract, ModelMeta, ZodSchemas } from '@zenstackhq/runtime';
 import path from 'node:path';
 import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
+import type { Provider } from './generate';
 import type { LoadOptions, TestSchema } from './schema';
 
 /** The generated Prisma client class, enhancer, metadata and zod schemas in a folder `generate.ts` made. */
@@ -23,25 +24,38 @@ export function requireGenerated(dir: string) {
 }
 
 /**
- * The clients of a PostgreSQL database that `loadSchema` made in another process, from the generated folder
- * `dir` of its schema (`TestSchema.generatedDir`): for a second server process on the same database. Imports
- * nothing of the generator, so that it also runs bundled. `cleanup` only disconnects.
+ * The clients of a database that `loadSchema` made in another process, from the generated folder `dir` of its
+ * schema (`TestSchema.generatedDir`): for a second server process on the same database. `databaseUrl` says
+ * which: `file:…` opens the same SQLite file with its own better-sqlite3 connection (`sqlite.timeout`: the
+ * busy timeout in ms), anything else is PostgreSQL with its own pool; both behind `withTransactionCleanup`,
+ * as `loadSchema` does. Imports nothing of the generator, so that it also runs bundled. `cleanup` only disconnects.
  */
-export async function connectSchema(dir: string, databaseUrl: string, options: Pick<LoadOptions, 'transactionOptions'> = {}): Promise<TestSchema> {
+export async function connectSchema(dir: string, databaseUrl: string, options: Pick<LoadOptions, 'transactionOptions' | 'sqlite'> = {}): Promise<TestSchema> {
     const { PrismaClient, enhance, modelMeta, zodSchemas } = requireGenerated(dir);
-    const { PrismaPg } = await import('@prisma/adapter-pg');
     const clientOptions = options.transactionOptions ? { transactionOptions: options.transactionOptions } : {};
-    const prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
+    const provider = databaseUrl.startsWith('file:') ? 'sqlite' : 'postgresql';
+    const prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(await driverAdapter(provider, databaseUrl, options.sqlite?.timeout)) });
     return {
-        provider: 'postgresql',
+        provider,
         prisma,
         generatedDir: dir,
         enhance: (user) => enhance(prisma, user ? { user } : {}),
         modelMeta,
         zodSchemas,
+        dbFile: provider === 'sqlite' ? databaseUrl.slice('file:'.length) : undefined,
         databaseUrl,
         createClient: (adapter, clientOptions = {}) => new PrismaClient({ ...clientOptions, adapter }),
         enhanceClient: (client, user) => enhance(client, user ? { user } : {}),
         cleanup: () => prisma.$disconnect(),
     };
+}
+
+/** The driver adapter factory of a test database: better-sqlite3 on a `file:` URL (`timeout`: busy timeout, ms), node-postgres otherwise. */
+export async function driverAdapter(provider: Provider, databaseUrl: string, timeout?: number) {
+    if (provider === 'sqlite') {
+        const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
+        return new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout });
+    }
+    const { PrismaPg } = await import('@prisma/adapter-pg');
+    return new PrismaPg({ connectionString: databaseUrl });
 }

@@ -6,7 +6,7 @@ import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
 import { generateSchemaAsync, PROJECT_ROOT, type Provider } from './generate';
 import { pgAdminQuery, PG_URL_BASE, withPgDatabase } from './postgres';
 import { BLOG_SCHEMA_TEXT } from './blog-text';
-import { requireGenerated } from './generated';
+import { driverAdapter, requireGenerated } from './generated';
 
 export type { Provider } from './generate';
 
@@ -102,10 +102,8 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
         }
         dbFile = file;
         databaseUrl = `file:${file}`;
-        const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3');
-        const timeout = options.sqlite?.timeout;
         // the set-up the README recommends: without the wrapper, statements outside a transaction run inside another open one
-        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaBetterSQLite3(timeout === undefined ? { url: databaseUrl } : { url: databaseUrl, timeout })) });
+        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(await driverAdapter(provider, databaseUrl, options.sqlite?.timeout)) });
         dropDb = async () => {
             for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
                 fs.rmSync(f, { force: true });
@@ -123,8 +121,7 @@ export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOpti
             throw err;
         }
         databaseUrl = `${PG_URL_BASE}/${dbName}`;
-        const { PrismaPg } = await import('@prisma/adapter-pg');
-        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(new PrismaPg({ connectionString: databaseUrl })) });
+        prisma = new PrismaClient({ ...clientOptions, adapter: withTransactionCleanup(await driverAdapter(provider, databaseUrl)) });
         dropDb = async () => {
             await pgAdminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
         };

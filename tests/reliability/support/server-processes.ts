@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { CACHE_ROOT, PROJECT_ROOT } from '../../support/generator-processes';
 import type { TestSchema } from '../../support/schema';
 
-/** Server processes on one PostgreSQL database (`server-child.ts`), as instances behind a load balancer. */
+/** Server processes on one database (`server-child.ts`), as instances behind a load balancer. */
 export interface ServerProcesses {
     origins: string[];
     /** Stops every process; what each one's handlers logged. */
@@ -47,13 +47,16 @@ async function bundleChild(): Promise<string> {
     return outfile;
 }
 
-/** Starts `count` server processes on the database of `schema` (a PostgreSQL one `loadSchema` made). */
-export async function startServerProcesses(schema: TestSchema, count: number): Promise<ServerProcesses> {
+/**
+ * Starts `count` server processes on the database of `schema` (one `loadSchema` made: a PostgreSQL database, or
+ * a SQLite file that each process opens with its own connection, `sqliteTimeout` being its busy timeout in ms).
+ */
+export async function startServerProcesses(schema: TestSchema, count: number, options: { sqliteTimeout?: number } = {}): Promise<ServerProcesses> {
     const script = await bundleChild();
     const children = Array.from({ length: count }, () =>
         fork(script, [], {
             cwd: PROJECT_ROOT,
-            env: { ...process.env, SCALE_DATABASE_URL: schema.databaseUrl, SCALE_GENERATED_DIR: schema.generatedDir },
+            env: { ...process.env, SCALE_DATABASE_URL: schema.databaseUrl, SCALE_GENERATED_DIR: schema.generatedDir, SCALE_SQLITE_TIMEOUT: String(options.sqliteTimeout ?? '') },
             stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         }),
     );
