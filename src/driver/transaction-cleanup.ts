@@ -16,7 +16,9 @@
  * a transaction that rolls back takes other requests' acknowledged writes with it. On
  * `@prisma/adapter-better-sqlite3` the factory also offers the snapshot probe (`snapshot-probe.ts`),
  * with which a REST page and its total are read consistently without holding the connection in a
- * transaction. Everything else passes through unchanged.
+ * transaction, and its transactions take the file's write lock at their start (`takeWriteLock`), so that
+ * several processes on one file wait for each other instead of failing with SQLITE_BUSY. Everything else
+ * passes through unchanged.
  *
  *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
  */
@@ -119,6 +121,38 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
     return withOverrides(tx, overrides);
 }
 
+const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
+
+/** SQLite's answer to a write lock on a connection that may not write (`PRAGMA query_only`, a read-only file). */
+function isReadOnly(err: unknown): boolean {
+    // better-sqlite3's own error, or the adapter's DriverAdapterError around it
+    const e = err as { code?: unknown; cause?: { originalCode?: unknown } } | null;
+    return [e?.code, e?.cause?.originalCode].some((code) => typeof code === 'string' && code.startsWith('SQLITE_READONLY'));
+}
+
+/**
+ * Turns the transaction that `@prisma/adapter-better-sqlite3` has just opened with a plain (deferred) `BEGIN`,
+ * before any statement of it, into one that holds the database's write lock from its start (`BEGIN IMMEDIATE`).
+ *
+ * Under a deferred BEGIN, a transaction that reads and then writes (every policy-checked write does) asks for the
+ * write lock only at its first write. When another connection to the file (another server process) holds that lock
+ * then, or has committed since the transaction's first read, SQLite fails the write at once with SQLITE_BUSY,
+ * without waiting for the busy timeout: a transaction that has read may not wait, as that could deadlock. Three
+ * processes on one file answered up to a third of a mixed load 503. `BEGIN IMMEDIATE` waits for the lock (up to the busy
+ * timeout) before anything is read, and then nothing can get in between. A connection that may not write (SQLite
+ * answers SQLITE_READONLY) keeps the plain BEGIN, so that its reads in transactions still work. Within one process
+ * this changes nothing: the gate already lets one transaction run at a time.
+ */
+async function takeWriteLock(tx: DriverTransaction): Promise<void> {
+    await tx.executeRaw(statement('ROLLBACK'));
+    try {
+        await tx.executeRaw(statement('BEGIN IMMEDIATE'));
+    } catch (err) {
+        if (!isReadOnly(err)) throw err;
+        await tx.executeRaw(statement('BEGIN'));
+    }
+}
+
 /** The statement methods of a driver adapter, outside any transaction. */
 const STATEMENTS = ['queryRaw', 'executeRaw', 'executeScript'] as const;
 
@@ -135,6 +169,7 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
     }
     // one connection for everything: statements outside a transaction wait for an open one to end
     const gate = new ConnectionGate();
+    const oneConnection = runsOnOneConnection(inner.adapterName);
     const overrides: Record<string, unknown> = {
         startTransaction: async (...args: unknown[]) => {
             await gate.acquire();
@@ -144,6 +179,17 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
             } catch (err) {
                 gate.release();
                 throw err;
+            }
+            if (oneConnection) {
+                try {
+                    await takeWriteLock(tx);
+                } catch (err) {
+                    // not left inside the adapter's BEGIN (a ROLLBACK outside a transaction just fails)
+                    await tx.executeRaw(statement('ROLLBACK')).catch(() => undefined);
+                    await tx.rollback().catch(() => undefined);
+                    gate.release();
+                    throw err;
+                }
             }
             return wrapTransaction(tx, () => gate.release());
         },

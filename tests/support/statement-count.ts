@@ -5,7 +5,8 @@ import type { TestSchema } from './schema';
 
 /**
  * A second client of a SQLite test database whose driver adapter counts the statements that reach it
- * (queries and executes, inside transactions too): what a request costs the database, counted honestly.
+ * (queries and executes, inside transactions too): what a request costs the database, counted honestly, except
+ * the statements that open a transaction.
  */
 
 type Method = (...args: unknown[]) => unknown;
@@ -22,9 +23,13 @@ export interface CountingClient {
 export function countingClient(s: TestSchema): CountingClient {
     if (s.provider !== 'sqlite') throw new Error('countingClient: SQLite test databases only');
     let statements = 0;
-    const counted = (q: Queryable): Queryable => {
+    /** `transaction`: leaves out how the wrapper opens it (ROLLBACK of the adapter's BEGIN, BEGIN IMMEDIATE), as the adapter's own BEGIN is. */
+    const counted = (q: Queryable, transaction = false): Queryable => {
+        let opening = transaction;
         const run = (name: string) => (...args: unknown[]) => {
-            statements++;
+            const sql = String((args[0] as { sql?: unknown } | undefined)?.sql ?? '').trim().toUpperCase();
+            opening = opening && (sql === 'ROLLBACK' || sql.startsWith('BEGIN'));
+            if (!opening) statements++;
             return q[name](...args);
         };
         return withOverrides(q, { queryRaw: run('queryRaw'), executeRaw: run('executeRaw') });
@@ -32,7 +37,7 @@ export function countingClient(s: TestSchema): CountingClient {
     const factory = new PrismaBetterSQLite3({ url: s.databaseUrl });
     const connect = async () => {
         const adapter = (await factory.connect()) as unknown as Queryable;
-        const startTransaction = async (...args: unknown[]) => counted((await adapter.startTransaction(...args)) as Queryable);
+        const startTransaction = async (...args: unknown[]) => counted((await adapter.startTransaction(...args)) as Queryable, true);
         return withOverrides(counted(adapter), { startTransaction });
     };
     const client = s.createClient(withTransactionCleanup(withOverrides(factory, { connect })));
