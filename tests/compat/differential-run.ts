@@ -14,7 +14,10 @@ export interface Request {
     path: string;
     query?: Record<string, string>;
     body?: unknown;
-    user: number | undefined;
+    /** The user's id (anonymous when absent). */
+    user?: number;
+    /** Whether the request context carries the schema's zod schemas. */
+    zod?: boolean;
 }
 
 /** `handler`'s answer to `r` on `side`'s database as user `r.user`, as it goes over the wire. */
@@ -27,6 +30,7 @@ export async function answer(handler: HandleRequestFn, side: Side, r: Request): 
         requestBody: r.body,
         prisma: s.enhance(r.user === undefined ? undefined : { id: r.user }),
         modelMeta: s.modelMeta,
+        zodSchemas: r.zod ? s.zodSchemas : undefined,
         logger: SILENT_LOGGER,
     });
     return { status: res.status, body: JSON.parse(JSON.stringify(res.body ?? null)) };

@@ -1,9 +1,10 @@
 import { RestApiHandler as UpstreamRestApiHandler } from '@zenstackhq/server/api/rest';
 import { RestApiHandler } from '../../src/api/rest';
-import type { TestSchema } from '../support/schema';
 import { AT, seedRestBlog as seed } from './blog-seed';
 import { linkForm, missingOrDifferent, withoutUnloadedToMany } from './rest-compare';
-import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body, type Side } from './sides';
+import { answer, ENDPOINT, type Request } from './differential-run';
+import type { Answer } from './known-differences';
+import { bytesAsSpec, twoSides, type Body, type Side } from './sides';
 
 /**
  * Drop-in check against `@zenstackhq/server` 2.22.3's REST handler: the same requests, sent to it and
@@ -23,29 +24,14 @@ import { bytesAsSpec, SILENT_LOGGER, twoSides, type Body, type Side } from './si
  * page sizes, 404 for records the user cannot read) are covered by the REST tests, not here.
  */
 
-type Call = { method: string; path: string; query?: Record<string, string>; body?: unknown; user?: number; zod?: boolean };
-
-const ENDPOINT = 'http://localhost/api';
-
-type Answer = { status: number; body: Body };
+type Call = Request;
 
 /** One request to both sides, each answer as it goes over the wire (upstream's Bytes in the spec's form). */
 async function sendToBoth(sides: Side[], call: Call): Promise<[Answer, Answer]> {
     const answers: Answer[] = [];
     for (const side of sides) {
-        const s = side.s as TestSchema;
-        const res = await side.handler({
-            method: call.method,
-            path: call.path,
-            query: call.query ?? {},
-            requestBody: call.body,
-            prisma: s.enhance(call.user === undefined ? undefined : { id: call.user }),
-            modelMeta: s.modelMeta,
-            zodSchemas: call.zod ? s.zodSchemas : undefined,
-            logger: SILENT_LOGGER,
-        });
-        const body = JSON.parse(JSON.stringify(res.body ?? null));
-        answers.push({ status: res.status, body: side.name === 'upstream' ? bytesAsSpec(body, 'document') : body });
+        const { status, body } = await answer(side.handler, side, call);
+        answers.push({ status, body: side.name === 'upstream' ? bytesAsSpec(body, 'document') : body });
     }
     return answers as [Answer, Answer];
 }

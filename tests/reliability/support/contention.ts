@@ -78,22 +78,28 @@ export async function seedContention(prisma: any): Promise<ContentionSeed> {
     return { author, reader, posts, movable, doomed, doomedPosts, profiled, owners, counter: await post('counter') };
 }
 
+/**
+ * The check of upserts of one key that each increment it: one row when any was acknowledged, its counter equal to
+ * the acknowledged upserts, and each of them answered a different value (`answered` reads it from an answer).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function countedOnce(key: string, acked: (HttpResponse | undefined)[], db: any, answered: (a: HttpResponse) => number): Promise<string[]> {
+    const rows = await db.allTypes.findMany({ where: { id: key } });
+    const seen = acked.map((a) => answered(a!)).sort((a, b) => a - b);
+    const problems: string[] = [];
+    if (rows.length !== (acked.length > 0 ? 1 : 0)) problems.push(`${rows.length} rows for ${acked.length} acknowledged upserts`);
+    if (rows.length === 1 && rows[0].int !== acked.length) problems.push(`int ${rows[0].int}, expected ${acked.length} acknowledged upserts`);
+    if (seen.join() !== acked.map((_, i) => i + 1).join()) problems.push(`the upserts answered ${seen.join()}`);
+    return problems;
+}
+
 /** Upserts of one key with an increment: every acknowledged one counted once, each saw its own value. */
 function rpcUpserts(key: string, n: number, user: number): Group {
     const args = { where: { id: key }, create: { id: key, int: 1 }, update: { int: { increment: 1 } }, select: { id: true, int: true } };
     return {
         name: `RPC upserts of "${key}"`,
         members: Array.from({ length: n }, (_, i) => ({ label: `upsert ${i}`, request: rpc('POST', 'allTypes/upsert', args, user), allowed: [200] })),
-        async check(answers, db) {
-            const acked = answers.filter(ok);
-            const rows = await db.allTypes.findMany({ where: { id: key } });
-            const seen = acked.map((a) => a!.body?.data?.int).sort((a, b) => a - b);
-            const problems: string[] = [];
-            if (rows.length !== (acked.length > 0 ? 1 : 0)) problems.push(`${rows.length} rows for ${acked.length} acknowledged upserts`);
-            if (rows.length === 1 && rows[0].int !== acked.length) problems.push(`int ${rows[0].int}, expected ${acked.length} acknowledged upserts`);
-            if (seen.join() !== acked.map((_, i) => i + 1).join()) problems.push(`the upserts answered ${seen.join()}`);
-            return problems;
-        },
+        check: (answers, db) => countedOnce(key, answers.filter(ok), db, (a) => a.body?.data?.int),
     };
 }
 
@@ -103,16 +109,7 @@ function sequentialUpserts(key: string, n: number, user: number): Group {
     return {
         name: `sequential upserts of "${key}"`,
         members: Array.from({ length: n }, (_, i) => ({ label: `transaction ${i}`, request: rpc('POST', '$transaction/sequential', body, user), allowed: [200] })),
-        async check(answers, db) {
-            const acked = answers.filter(ok);
-            const rows = await db.allTypes.findMany({ where: { id: key } });
-            const seen = acked.map((a) => a!.body?.data?.[0]?.int).sort((a, b) => a - b);
-            const problems: string[] = [];
-            if (rows.length !== (acked.length > 0 ? 1 : 0)) problems.push(`${rows.length} rows for ${acked.length} acknowledged upserts`);
-            if (rows.length === 1 && rows[0].int !== acked.length) problems.push(`int ${rows[0].int}, expected ${acked.length} acknowledged upserts`);
-            if (seen.join() !== acked.map((_, i) => i + 1).join()) problems.push(`the upserts answered ${seen.join()}`);
-            return problems;
-        },
+        check: (answers, db) => countedOnce(key, answers.filter(ok), db, (a) => a.body?.data?.[0]?.int),
     };
 }
 
