@@ -232,6 +232,32 @@ describe('REST urlSegmentCharset', () => {
         expect((await get({ urlSegmentCharset: 'a-zA-Z0-9.' }, '/user/a.b')).status).toBe(200);
     });
 
+    it('writes every link so that the same charset takes it: a character it refuses is percent-encoded (2.x wrote links it refused, zenstackhq/zenstack#2716)', async () => {
+        const options = { urlSegmentCharset: 'a-zA-Z0-9-_~ %', externalIdMapping: { User: 'email', seat: 'row_number' } };
+        await s.prisma.post.create({ data: { id: 5, title: 'by a.b', authorId: 1 } });
+        await s.prisma.seat.create({ data: { id: 9, row: 'B.2', number: -3, holderId: 1 } });
+        const links: string[] = [];
+        const collect = (resource: Body) => {
+            links.push(resource.links.self);
+            for (const rel of Object.values(resource.relationships) as Body[]) links.push(rel.links.self, rel.links.related);
+        };
+        for (const path of ['/user/a%2Eb', '/post/5', '/seat/B%2E2_-3']) {
+            const res = await get(options, path);
+            expect(res.status).toBe(200);
+            collect((res.body as Body).data);
+            links.push((res.body as Body).links.self);
+        }
+        expect(links).toContain(url('/user/a%2Eb'));
+        expect(links).toContain(url('/seat/B%2E2_-3'));
+        // the author's id in the post's related link, and the seat's compound id, in every view
+        for (const link of links) {
+            const res = await get(options, link.slice(ENDPOINT.length));
+            expect([link, res.status]).toEqual([link, 200]);
+        }
+        // where the charset refuses "%" too, nothing can be encoded: the link is as before
+        expect(((await get({ urlSegmentCharset: 'a-zA-Z0-9.' }, '/user/a.b')).body as Body).data.links.self).toBe(url('/user/a.b'));
+    });
+
     it.each([[''], ['z-a'], [5]])('%j is refused at creation', (urlSegmentCharset) => {
         expect(() => RestApiHandler({ endpoint: ENDPOINT, urlSegmentCharset: urlSegmentCharset as string })).toThrow(/"urlSegmentCharset"/);
     });

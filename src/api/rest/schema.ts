@@ -54,6 +54,8 @@ export interface RestModel {
      * divider, as 2.x writes it. Absent when the two are the same.
      */
     dividerInLinks?: { encoded: string; literal: string };
+    /** `urlSegmentCharset` as a pattern, when given: an id segment of a link must match it (`document/links.ts`). */
+    segmentPattern?: RegExp;
 }
 
 const PATH_SEGMENT_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]+$/;
@@ -178,6 +180,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             relationships,
             descendants,
             linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
+            segmentPattern: config.segmentPattern,
         };
         const encodedDivider = encodeURIComponent(config.idDivider);
         if (idFields.length > 1 && encodedDivider !== config.idDivider && PATH_SEGMENT_CHARS.test(config.idDivider)) {

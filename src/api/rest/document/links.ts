@@ -16,11 +16,39 @@ function encodeQueryPart(text: string): string {
     return encoded.includes('%') ? encoded.replace(KEPT_LITERAL, (m) => LITERAL[m.toUpperCase()]) : encoded;
 }
 
-/** Percent-encodes an id for a path segment of `model`'s links, its compound id's divider as `dividerInLinks` says. */
+/**
+ * Percent-encodes an id for a path segment of `model`'s links, its compound id's divider as `dividerInLinks` says.
+ * Under a `urlSegmentCharset`, a character it does not admit is percent-encoded too (`.` of `a.b` as `%2E`), so that
+ * the link passes the check its own router makes; `encodeURIComponent` leaves `.`, `!`, `~`, `*`, `'`, `(` and `)`.
+ */
 export function encodeSegment(model: RestModel, id: string): string {
     const encoded = encodeURIComponent(id);
     const divider = model.dividerInLinks;
-    return divider ? encoded.split(divider.encoded).join(divider.literal) : encoded;
+    const segment = divider ? encoded.split(divider.encoded).join(divider.literal) : encoded;
+    const allowed = model.segmentPattern;
+    return allowed && !allowed.test(segment) ? fitSegment(segment, allowed) : segment;
+}
+
+/**
+ * A segment with every literal character `allowed` refuses percent-encoded. The router decodes a segment whole
+ * before reading it (a compound id's divider included), so the segment still names the same id. Where `allowed`
+ * refuses `%` itself, nothing can be encoded: the segment stays as it is.
+ */
+function fitSegment(segment: string, allowed: RegExp): string {
+    if (!allowed.test('%')) return segment;
+    let out = '';
+    for (let i = 0; i < segment.length; i++) {
+        const c = segment[i];
+        if (c === '%') {
+            // encodeURIComponent writes every `%` as the start of an escape (a `%` of the id itself as `%25`)
+            out += segment.slice(i, i + 3);
+            i += 2;
+        } else {
+            // the rest of what it writes is ASCII: one byte each
+            out += allowed.test(c) ? c : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+        }
+    }
+    return out;
 }
 
 /** `k=v&k2=v2` from ordered entries. */
@@ -37,9 +65,9 @@ export function withQuery(base: string, query: string): string {
     return query ? `${base}?${query}` : base;
 }
 
-/** The self link of a resource (integer ids have nothing to encode). */
+/** The self link of a resource (integer ids have nothing to encode, unless a `urlSegmentCharset` refuses `-`). */
 export function resourceLink(model: RestModel, id: string | number): string {
-    return model.linkPrefix + (Number.isSafeInteger(id) ? id : encodeSegment(model, String(id)));
+    return model.linkPrefix + (Number.isSafeInteger(id) && !model.segmentPattern ? id : encodeSegment(model, String(id)));
 }
 
 /** The canonical URL of a routed request, without its query string. */
