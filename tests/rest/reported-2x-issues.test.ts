@@ -22,6 +22,7 @@ model Member {
   tenantId Int
   userKey  String
   role     String
+  pin      String        @default("pin-never-shown") @omit
   tenant   Tenant        @relation(fields: [tenantId], references: [id])
   notes    Note[]
   badges   MemberBadge[]
@@ -153,6 +154,20 @@ it('#2336: externalIdMapping names a single unique field whose name has undersco
     expect(one.body.data).toMatchObject({ type: 'badge', id: 'night_owl', attributes: { id: 8 }, links: { self: `${ENDPOINT}/badge/night_owl` } });
     const linkage = await get('/memberBadge/1_alice_7/relationships/badge');
     expect(linkage.body.data).toEqual({ type: 'badge', id: 'early_bird' });
+});
+
+it('#984: an @omit field stays out of included and related resources too', async () => {
+    for (const [path, query] of [
+        ['/tenant/1', { include: 'members' }],
+        ['/tenant/1/members', {}],
+        ['/note', { include: 'member.tenant' }],
+        ['/memberBadge', { include: 'member' }],
+    ] as const) {
+        const res = await call('GET', path, query);
+        expect(res.status).toBe(200);
+        expect(res.body.included ?? res.body.data).not.toHaveLength(0);
+        expect(JSON.stringify(res.body)).not.toContain('pin-never-shown');
+    }
 });
 
 it('#1719: one handler serves two schemas, each request with its own model metadata', async () => {
