@@ -2,8 +2,8 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import Database from 'better-sqlite3';
 import { withTransactionCleanup } from '../../src';
 import { RPCApiHandler } from '../../src/api/rpc';
-import { withOverrides } from '../../src/driver/overrides';
 import { loadSchema, type TestSchema } from '../support/schema';
+import { hookStatement } from './support/statement-hook';
 
 /**
  * Several processes on one SQLite file (PM2 cluster mode, Node's `cluster`, two containers on one volume): a
@@ -19,27 +19,6 @@ type Client = ReturnType<TestSchema['createClient']>;
 type Locker = InstanceType<typeof Database>;
 
 const isWrite = (sql: string) => /^\s*(INSERT|UPDATE|DELETE)\b/i.test(sql);
-
-/** A factory whose transactions run `before` once, just before their first write statement reaches the adapter. */
-function beforeFirstWrite(factory: object, before: () => void): object {
-    let fired = false;
-    const connect = async () => {
-        const adapter = await (factory as { connect(): Promise<Record<string, (...a: unknown[]) => Promise<unknown>>> }).connect();
-        const startTransaction = async (...args: unknown[]) => {
-            const tx = (await adapter.startTransaction(...args)) as Record<string, (query: { sql: string }) => Promise<unknown>>;
-            const hooked = (name: string) => (query: { sql: string }) => {
-                if (!fired && isWrite(query.sql)) {
-                    fired = true;
-                    before();
-                }
-                return tx[name](query);
-            };
-            return withOverrides(tx, { queryRaw: hooked('queryRaw'), executeRaw: hooked('executeRaw') });
-        };
-        return withOverrides(adapter, { startTransaction });
-    };
-    return withOverrides(factory, { connect });
-}
 
 /** What the other connection does between the transaction's read and its write; `undefined`: SQLite refused it (busy). */
 const INTERFERENCE: Record<string, (locker: Locker) => string | undefined> = {
@@ -87,7 +66,7 @@ describe.each([
                 if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY') !== true) throw err;
             }
         };
-        client = s.createClient(withTransactionCleanup(beforeFirstWrite(new PrismaBetterSQLite3({ url: s.databaseUrl, timeout: 5000 }), interfere) as PrismaBetterSQLite3));
+        client = s.createClient(withTransactionCleanup(hookStatement(new PrismaBetterSQLite3({ url: s.databaseUrl, timeout: 5000 }), { matches: isWrite, before: interfere })));
         const handler = RPCApiHandler();
         const res = await handler({
             method: 'put',
