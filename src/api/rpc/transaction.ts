@@ -109,6 +109,7 @@ export async function runSequentialTransaction(
     if (typeof $transaction !== 'function') {
         throw new Error('the client does not support interactive transactions');
     }
+    // the operation running, in the run of the transaction that is answered: a failure names its operation through it
     let current = -1;
     // the first operation whose write happened but whose result cannot be read back (not a failure)
     const found: { unreadable?: { index: number; err: unknown } } = {};
@@ -131,8 +132,10 @@ export async function runSequentialTransaction(
     const isolation = calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined;
     try {
         // a serializable transaction that lost to a concurrent one is run again from the start
+        // nothing of an earlier run's failure is kept: a run may fail before any operation runs (it cannot start)
         const attempt = () =>
             retryingConflicts(isolation, () => {
+                current = -1;
                 found.unreadable = undefined;
                 return ($transaction as TransactionFn).call(prisma, runAll, isolation);
             });
