@@ -6,8 +6,8 @@ import { renderError as renderRpcError } from '../../src/api/rpc/errors';
  * How database conditions are classified, for error shapes recorded from the real drivers here
  * (Prisma 6.19 with @prisma/adapter-pg and @prisma/adapter-better-sqlite3): the database's condition
  * is a 503 in both protocols, the request's fault keeps its 4xx, anything else stays a 500.
- * The fault tests produce most of these for real; a deadlock or a write conflict cannot be provoked
- * reliably through the API, so they are covered here.
+ * The fault tests produce most of these for real (a deadlock too, in deadlock-pg.test.ts, where it is run again
+ * before it is answered); a serialization failure Prisma translates (P2034) is covered here.
  */
 
 function prismaError(code: string, message: string, meta: Record<string, unknown> = {}): Error {

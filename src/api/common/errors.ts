@@ -361,12 +361,6 @@ function unencodableValue(text: string): string | undefined {
     return undefined;
 }
 
-/** A serialization failure or deadlock: the transaction lost to a concurrent one and may simply be run again. */
-export function isTransactionConflict(err: unknown): boolean {
-    const classified = classifyError(err);
-    return classified.kind === 'unavailable' && classified.message === CONFLICT_MESSAGE;
-}
-
 /**
  * The field a column of a constraint belongs to, by the name the API knows it (`personId` for `@map("person_id")`);
  * PostgreSQL quotes a column named like a keyword (`"row"`).

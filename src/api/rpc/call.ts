@@ -31,7 +31,7 @@ import { longFormToOneUpdates } from './to-one-long-form';
 import { writeDatesAsDates } from './write-dates';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
 import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
-import { retryUpsertRace } from '../common/upsert-race';
+import { mayRerun, rerunning } from '../common/rerun';
 import { findsOrCreates } from './find-or-create';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
 import { dropOmitted, liftWriteOmit } from './write-omit';
@@ -193,9 +193,10 @@ async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<Prepar
 }
 
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
-    // an upsert (or connectOrCreate) that lost a race with another of the same key runs again (not in a caller's transaction)
-    if (call.findsOrCreates && !inTransaction) return retryUpsertRace(() => runClient(client, call, false, sent));
-    return runClient(client, call, inTransaction, sent);
+    if (inTransaction || !mayRerun(client)) return runClient(client, call, inTransaction, sent);
+    // the whole call runs again after losing a race (rerun.ts): a deadlock, an upsert (or connectOrCreate) of a new key
+    // another request created meanwhile
+    return rerunning(() => runClient(client, call, false, sent), { findsOrCreates: call.findsOrCreates });
 }
 
 async function runClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {

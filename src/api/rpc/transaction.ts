@@ -3,8 +3,8 @@ import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import type { ModelRegistry } from '../common/model-registry';
 import type { LoggerConfig, Response } from '../../types';
-import { isNotReadable, retryingConflicts } from '../common/transactions';
-import { retryUpsertRace } from '../common/upsert-race';
+import { isNotReadable } from '../common/transactions';
+import { rerunning } from '../common/rerun';
 import { prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject } from '../common/guards';
@@ -130,17 +130,16 @@ export async function runSequentialTransaction(
         return out;
     };
     const isolation = calls.some((c) => c.readThenWrite) ? readThenWriteOptions(prisma) : undefined;
+    /** One run of the whole transaction; nothing of an earlier run's failure is kept (it may fail before any operation runs). */
+    const attempt = () => {
+        current = -1;
+        found.unreadable = undefined;
+        return ($transaction as TransactionFn).call(prisma, runAll, isolation);
+    };
     try {
-        // a serializable transaction that lost to a concurrent one is run again from the start
-        // nothing of an earlier run's failure is kept: a run may fail before any operation runs (it cannot start)
-        const attempt = () =>
-            retryingConflicts(isolation, () => {
-                current = -1;
-                found.unreadable = undefined;
-                return ($transaction as TransactionFn).call(prisma, runAll, isolation);
-            });
-        // and so is one whose upsert (or connectOrCreate) lost a race with another of the same key (find-or-create.ts)
-        const results = await (calls.some((c) => c.findsOrCreates) ? retryUpsertRace(attempt) : attempt());
+        // the whole transaction runs again after losing a race (rerun.ts): a serialization failure or deadlock, an upsert
+        // (or connectOrCreate) of a new key another request created meanwhile
+        const results = await rerunning(attempt, { isolation, findsOrCreates: calls.some((c) => c.findsOrCreates) });
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)

@@ -1,5 +1,6 @@
 import type { DbOperations } from '@zenstackhq/runtime';
 import { classifyError } from '../../../common/errors';
+import { mayRerun, rerunning } from '../../../common/rerun';
 import { RestError } from '../../errors';
 import { formatId, idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
@@ -59,6 +60,11 @@ export interface WriteTarget {
      * update rule and answers RESULT_NOT_READABLE for a record the user cannot read, which is explained too.
      */
     noChange?: boolean;
+    /**
+     * The write is several ORM calls outside one transaction (a delete through each concrete type of a base type): not
+     * run again after a deadlock, as an earlier call of it may have committed. Any other write is one call or one transaction.
+     */
+    severalSteps?: boolean;
 }
 
 /** Explains a failed write: a 404 when the target or a named related record is not visible, else undefined. */
@@ -78,7 +84,8 @@ export async function explainFailure(req: RestRequest, target: WriteTarget): Pro
 /** Runs `write`; on a policy denial or a missing record, replaces the error with a precise 404 when there is one. */
 export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, write: () => Promise<T>): Promise<T> {
     try {
-        return await write();
+        // a whole write runs again after losing to a concurrent transaction (a deadlock; rerun.ts)
+        return await (target.severalSteps || !mayRerun(req.prisma) ? write() : rerunning(write));
     } catch (err) {
         const kind = classifyError(err).kind;
         // a unique violation too: the colliding row shows that a related record the user cannot see exists

@@ -76,7 +76,9 @@ export async function deleteResource(req: RestRequest): Promise<Response> {
     // a model without any delete rule makes deleteMany throw at once: explained like any denial (404 when unreadable)
     // a @@delegate base type whose concrete types have delete rules of their own: through each of them
     const targets = concreteTypesFor(req, model, 'delete') ?? [model];
-    const { count } = await guardedWrite(req, { model, where, id, identifiers: [] }, () => deleteThroughConcrete(req, targets, idFieldValues(model, where)));
+    const { count } = await guardedWrite(req, { model, where, id, identifiers: [], severalSteps: targets.length > 1 }, () =>
+        deleteThroughConcrete(req, targets, idFieldValues(model, where)),
+    );
     if (count === 0) {
         const explained = await explainFailure(req, { model, where, id, identifiers: [] });
         throw explained ?? new RestError('forbidden', 'denied by access policy', { ormCode: 'P2004', reason: 'ACCESS_POLICY_VIOLATION' });

@@ -7,7 +7,7 @@ import type { RestModel } from '../../schema';
 import { renderResourceDocument } from '../read';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
-import { retryUpsertRace } from '../../../common/upsert-race';
+import { mayRerun, rerunning } from '../../../common/rerun';
 import { delegateOf, guardedWrite } from './guard';
 import { refuseBaseLinks, upsertThroughConcrete } from './delegate-writes';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
@@ -100,14 +100,14 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
     // an upsert that lost a race with another of the same key (a unique violation) runs again
     refuseBaseLinks(req, model, { ...created.write.data, ...update.data }, pointers);
-    const upsert = (target: RestModel, where: Record<string, unknown>): Promise<Record<string, unknown>> =>
-        retryUpsertRace(() =>
-            Object.keys(update.data).some((k) => target.relationships.has(k)) || writesOwnedLinksAsKeys(target, created.write.data)
-                ? withLinkConflicts(target, { ...update.data, ...created.write.data }, pointers, () =>
-                      upsertWithRelationships(req, target, where, created.write.data, update.data, projection, pointers),
-                  )
-                : delegateOf(req, target).upsert({ where, create: created.write.data, update: update.data, ...projection }),
-        );
+    const upsertOnce = (target: RestModel, where: Record<string, unknown>): Promise<Record<string, unknown>> =>
+        Object.keys(update.data).some((k) => target.relationships.has(k)) || writesOwnedLinksAsKeys(target, created.write.data)
+            ? withLinkConflicts(target, { ...update.data, ...created.write.data }, pointers, () =>
+                  upsertWithRelationships(req, target, where, created.write.data, update.data, projection, pointers),
+              )
+            : (delegateOf(req, target).upsert({ where, create: created.write.data, update: update.data, ...projection }) as Promise<Record<string, unknown>>);
+    const upsert = (target: RestModel, where: Record<string, unknown>) =>
+        mayRerun(req.prisma) ? rerunning(() => upsertOnce(target, where), { findsOrCreates: true }) : upsertOnce(target, where);
     // on a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
     const createOnly = () => delegateOf(req, model).create({ data: created.write.data, ...projection }) as Promise<Record<string, unknown>>;
     const record = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () => upsertThroughConcrete(req, model, where, upsert, createOnly));
