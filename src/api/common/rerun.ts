@@ -40,6 +40,24 @@ export function isRetryableConflict(err: unknown): boolean {
     return cause?.kind === 'TransactionWriteConflict' || state === '40001' || state === '40P01';
 }
 
+/** PostgreSQL's message for a written row whose foreign key names no row (a delete of a referenced row says "update or delete on table"). */
+const WRITTEN_ROW_REFERENCE = /^insert or update on table /;
+
+/**
+ * A foreign-key violation of the row being written: it names a related row that does not exist (P2003 from an insert
+ * or update of the referencing row). Not one of a row being deleted (or its key changed) while others still
+ * reference it, which is a conflict with those rows. Told apart by the database's own account: SQLite's extended
+ * result code, PostgreSQL's message (in English, the default `lc_messages`; under another language it is not recognised,
+ * and the violation is answered as any other).
+ */
+export function isMissingReference(err: unknown): boolean {
+    const cause = driverCause(err);
+    if (cause?.kind !== 'ForeignKeyConstraintViolation') return false;
+    const state = stateOf(cause);
+    if (state === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;
+    return state === '23503' && typeof cause.originalMessage === 'string' && WRITTEN_ROW_REFERENCE.test(cause.originalMessage);
+}
+
 /**
  * An upsert (or `connectOrCreate`) that raced with another one of the same key: both found no record, both created,
  * and the later create failed on the unique key (P2002). A nested to-one upsert whose partner's key is required loses
@@ -59,6 +77,13 @@ export interface RerunOptions {
      * documentation says to retry such writes. A violation that is not a race fails the same way again.
      */
     findsOrCreates?: boolean;
+    /**
+     * The write links records it names (checked by the ORM or the handler before the row is written): run once more
+     * when the row written names one that is gone (`isMissingReference`), deleted by a concurrent request after the
+     * check, so that the check answers what it answers for a record that was never there. A key that names nothing
+     * fails the same way again.
+     */
+    links?: boolean;
 }
 
 /** A short random pause before attempt `n`, so that the transactions that conflicted do not meet again at once. */
@@ -67,7 +92,7 @@ const pause = (n: number) => new Promise((resolve) => setTimeout(resolve, Math.r
 /**
  * Runs `run`, a whole write (see above), and again when it lost a race: after a serialization failure or deadlock up to
  * `CONFLICT_ATTEMPTS` (serializable: `SERIALIZABLE_ATTEMPTS`) times in all, and once more after a race of
- * `options.findsOrCreates`. At most one run more than the conflicts allow, so the total is bounded.
+ * `options.findsOrCreates` or `options.links`. At most one run more than the conflicts allow, so the total is bounded.
  * A conflict that an inner loop gave up on is not run again here.
  */
 export async function rerunning<T>(run: () => Promise<T>, options: RerunOptions = {}): Promise<T> {
@@ -88,7 +113,7 @@ export async function rerunning<T>(run: () => Promise<T>, options: RerunOptions 
                 await pause(conflicts++);
                 continue;
             }
-            const race = !raced && options.findsOrCreates === true && isUpsertRace(err);
+            const race = !raced && ((options.findsOrCreates === true && isUpsertRace(err)) || (options.links === true && isMissingReference(err)));
             if (!race) throw err;
             raced = true;
         }

@@ -138,8 +138,8 @@ export async function runSequentialTransaction(
     };
     try {
         // the whole transaction runs again after losing a race (rerun.ts): a serialization failure or deadlock, an upsert
-        // (or connectOrCreate) of a new key another request created meanwhile
-        const results = await rerunning(attempt, { isolation, findsOrCreates: calls.some((c) => c.findsOrCreates) });
+        // (or connectOrCreate) of a new key another request created meanwhile, a linked record deleted since it was checked
+        const results = await rerunning(attempt, { isolation, findsOrCreates: calls.some((c) => c.findsOrCreates), links: true });
         const { unreadable } = found;
         if (unreadable) {
             // committed, as a single write would be: answered like one (403 RESULT_NOT_READABLE)

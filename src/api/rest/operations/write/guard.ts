@@ -1,6 +1,6 @@
 import type { DbOperations } from '@zenstackhq/runtime';
 import { classifyError } from '../../../common/errors';
-import { mayRerun, rerunning } from '../../../common/rerun';
+import { isMissingReference, mayRerun, rerunning } from '../../../common/rerun';
 import { RestError } from '../../errors';
 import { formatId, idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
@@ -90,8 +90,10 @@ export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, wri
         const kind = classifyError(err).kind;
         // a unique violation too: the colliding row shows that a related record the user cannot see exists
         // (a create in another user's hidden project that reuses a task number of it), where any other
-        // failure naming that record answers the 404 of a missing one
-        if (kind === 'policy' || kind === 'not-found' || kind === 'unique' || (kind === 'not-readable' && target.noChange)) {
+        // failure naming that record answers the 404 of a missing one; and a foreign key of the written row naming
+        // no row: a related record the body names was deleted after the handler or ZenStack found it, answered as a
+        // record that was never there is (a delete of a record others still reference is not explained: a 400)
+        if (kind === 'policy' || kind === 'not-found' || kind === 'unique' || (kind === 'not-readable' && target.noChange) || isMissingReference(err)) {
             let explained: RestError | undefined;
             try {
                 explained = await explainFailure(req, target);
