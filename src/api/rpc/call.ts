@@ -193,7 +193,8 @@ async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<Prepar
 }
 
 async function callClient(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
-    if (inTransaction || !mayRerun(client)) return runClient(client, call, inTransaction, sent);
+    // a read takes no locks it could lose a race over: run once, without the loop's extra frame
+    if (inTransaction || call.op.methods[0] === 'GET' || !mayRerun(client)) return runClient(client, call, inTransaction, sent);
     // the whole call runs again after losing a race (rerun.ts): a deadlock, an upsert (or connectOrCreate) of a new key
     // another request created meanwhile, a linked record deleted since it was checked (answered then as a missing one)
     return rerunning(() => runClient(client, call, false, sent), { findsOrCreates: call.findsOrCreates, links: true });
