@@ -1,48 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
+import { startChildApp, stopChildApp, type ChildApp } from './support/child-app';
 import { headerOf, USER_HEADER } from './support/fixture';
 import { describeScenario, type StartedScenario } from './support/scenario';
 import { supertestHarness } from './support/supertest';
 
 /**
- * NestJS 12 is published as ES modules only, which jest's module loader cannot load; the application
- * (tests/adapters/nestjs/app.ts: Nest's testing module, ZenStackModule, ApiHandlerService) therefore runs
- * in a child Node process, and these tests talk to it over real HTTP.
+ * The application (tests/adapters/nestjs/app.ts: Nest's testing module, ZenStackModule, ApiHandlerService) runs
+ * in a child Node process (NestJS 12 is ES modules only: see startChildApp), and these tests talk to it over real HTTP.
  */
-const ROOT = path.resolve(__dirname, '../..');
-
-interface NestChild {
-    child: ChildProcess;
-    ports: { plain: number; parsed: number };
-}
-
-function startChild(): Promise<NestChild> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'nestjs', 'app.ts')], {
-        cwd: ROOT,
-        env: { ...process.env, NODE_NO_WARNINGS: '1' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    return new Promise((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stdout!.on('data', (chunk) => {
-            out += String(chunk);
-            const match = /READY (\{.*\})\n/.exec(out);
-            if (match) resolve({ child, ports: JSON.parse(match[1]) });
-        });
-        child.stderr!.on('data', (chunk) => (err += String(chunk)));
-        child.on('exit', (code) => reject(new Error(`the NestJS app exited (${code}) before it was ready:\n${err}`)));
-    });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-    return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on('exit', () => resolve());
-        child.stdin!.end();
-    });
-}
+type NestChild = ChildApp<{ plain: number; parsed: number }>;
 
 let nest: NestChild | undefined;
 const base = (which: 'plain' | 'parsed') => `http://127.0.0.1:${nest!.ports[which]}`;
@@ -67,7 +34,7 @@ const rawPrisma: any = new Proxy(
 );
 
 async function startNest(): Promise<StartedScenario> {
-    nest ??= await startChild();
+    nest ??= await startChildApp(path.join(__dirname, 'nestjs', 'app.ts'));
     return {
         data: {
             prisma: rawPrisma,
@@ -79,7 +46,7 @@ async function startNest(): Promise<StartedScenario> {
 }
 
 afterAll(async () => {
-    if (nest) await stopChild(nest.child);
+    if (nest) await stopChildApp(nest.child);
 });
 
 describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's body parser off)", startNest, { restContentType: 'nest' }, ({ seed }) => {
