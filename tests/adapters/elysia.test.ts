@@ -26,6 +26,16 @@ describeAdapter('elysia adapter (group with basePath, and derived from the route
         expect(res.body).toEqual({ hello: 'world' });
     });
 
+    it("2.x's documented shape, an app prefix plus a group, is served with the basePath it named and without one", async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        for (const basePath of ['/api/crud', undefined]) {
+            const app = new Elysia({ prefix: '/api' }).group('/crud', (a) => a.use(createElysiaHandler({ ...f.common, basePath, getPrisma: () => f.getPrisma(String(alice)) })));
+            const res = await app.handle(new Request(`http://localhost/api/crud/post/count?q=${encodeURIComponent(JSON.stringify({ where: { authorId: alice } }))}`));
+            expect([basePath, res.status, (await res.json()).data]).toEqual([basePath, 200, 2]);
+        }
+    });
+
     it('a status(…) thrown by getPrisma goes back to Elysia, which answers it (onError hooks included), as in 2.x', async () => {
         const f = fixture();
         const app = new Elysia().group('/api', (a) => a.use(createElysiaHandler({ ...f.common, basePath: '/api', getPrisma: () => { throw status(401, 'Unauthorized'); } })));
