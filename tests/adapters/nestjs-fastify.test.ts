@@ -103,8 +103,16 @@ describe('nestjs adapter on the Fastify platform (#2048)', () => {
         expect(res.body.data).toMatchObject({ id, attributes: { string: 'odd id on fastify' } });
     });
 
-    it("a Nest HttpException thrown by getEnhancedPrisma reaches Nest's exception layer as it is", async () => {
-        const res = await request(url('bare')).get('/api/rpc/post/findMany').set(USER_HEADER, 'nest-401');
-        expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
+    it("a Nest HttpException thrown by getEnhancedPrisma reaches Nest's exception layer as it is; other failures keep the API's answer", async () => {
+        const get = (user: string) => request(url('bare')).get('/api/rpc/post/findMany').set(USER_HEADER, user);
+        const nest = await get('nest-401');
+        expect({ status: nest.status, body: nest.body }).toEqual({ status: 401, body: { message: 'bad token', error: 'Unauthorized', statusCode: 401 } });
+        const app401 = await get('invalid');
+        expect({ status: app401.status, body: app401.body }).toEqual({ status: 401, body: { error: { message: 'invalid credentials' } } });
+        const crash = await get('crash');
+        expect({ status: crash.status, body: crash.body }).toEqual({ status: 500, body: { error: { message: 'an unexpected error occurred' } } });
+        // documented: without Fastify's reply the service cannot add Retry-After to a 503 here
+        const down = await get('maintenance');
+        expect([down.status, down.body, down.headers['retry-after']]).toEqual([503, { error: { message: 'down for maintenance' } }, undefined]);
     });
 });
