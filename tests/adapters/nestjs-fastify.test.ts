@@ -95,6 +95,18 @@ describe('nestjs adapter on the Fastify platform (#2048)', () => {
         expect(await raw('post', 'count', { where: { title: 'fastify rest' } })).toBe(1);
     });
 
+    it("#2048's other way, the Fastify plugin registered on Nest's Fastify instance, serves beside Nest's routes with its own statuses", async () => {
+        const { alice, bob } = await seed();
+        const send = (user: number, body: string) =>
+            request(url('bare')).post('/plugin/rpc/post/create').set(USER_HEADER, String(user)).set('content-type', 'application/json').send(body);
+        const created = await send(alice, JSON.stringify({ data: { title: 'through the plugin', authorId: alice } }));
+        expect([created.status, created.body.data.title]).toEqual([201, 'through the plugin']);
+        expect((await send(bob, JSON.stringify({ data: { title: 'forged', authorId: alice } }))).status).toBe(403);
+        // the plugin reads its own bodies: a malformed one is the API's 400, not Fastify's
+        const malformed = await send(alice, '{"data":');
+        expect([malformed.status, malformed.body.error.message]).toEqual([400, expect.stringMatching(/^invalid JSON/)]);
+    });
+
     it('the path stays percent-encoded: an id with an encoded slash and ? is one segment', async () => {
         const id = `x/y?z${++n}`;
         await raw('allTypes', 'create', { data: { id, string: 'odd id on fastify' } });

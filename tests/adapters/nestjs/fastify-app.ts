@@ -1,7 +1,8 @@
 /**
  * The blog schema served through `ZenStackModule` and `ApiHandlerService` on NestJS's Fastify platform
  * (`@nestjs/platform-fastify`), run in a child process by nestjs-fastify.test.ts. Two apps: `bare` as Nest creates it,
- * and `parser` with the `application/vnd.api+json` parser docs/adapters.md tells Fastify users to register.
+ * and `parser` with the `application/vnd.api+json` parser docs/adapters.md tells Fastify users to register; both
+ * also have the Fastify plugin registered on Nest's Fastify instance under `/plugin/rpc`.
  * It prints `READY <json>` with their ports and stops when stdin closes; `/__raw/:model/:op` reaches the raw client.
  */
 import 'reflect-metadata';
@@ -9,6 +10,7 @@ import { All, Body, Controller, Inject, Module, Param, Post, UnauthorizedExcepti
 import { REQUEST } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { ZenStackFastifyPlugin } from '../../../src/adapters/fastify';
 import { ApiHandlerService, ZenStackModule } from '../../../src/adapters/nestjs';
 import { createFixture, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from '../support/fixture';
 
@@ -63,6 +65,13 @@ async function createApp(f: AdapterFixture, vndParser: boolean): Promise<NestFas
 
     const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
     const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+    // #2048's other way: the Fastify plugin registered on the Fastify instance under Nest, beside Nest's routes
+    await app.register(ZenStackFastifyPlugin, {
+        ...f.common,
+        prefix: '/plugin/rpc',
+        handler: f.rpc,
+        getPrisma: (req) => f.getPrisma(req.headers[USER_HEADER] as string | undefined),
+    });
     if (vndParser) {
         // as docs/adapters.md shows: hand the text over, the service parses it
         app.getHttpAdapter()
