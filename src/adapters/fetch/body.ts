@@ -1,4 +1,4 @@
-import { declaredLength, EMPTY_BODY, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
+import { BODY_NOT_READ, declaredLength, EMPTY_BODY, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
     if (chunks.length === 1) {
@@ -77,7 +77,7 @@ export async function readFetchBody(request: Request, limit: number): Promise<Bo
     try {
         bytes = await readLimited(stream, limit);
     } catch {
-        return { ok: false, status: 400, message: 'the request body could not be read' };
+        return BODY_NOT_READ;
     }
     return bytes === 'too-large' ? tooLarge(limit) : parseJsonBytes(bytes);
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
+import { BODY_NOT_READ, declaredLength, EMPTY_BODY, fromParsedBody, parseJsonBytes, tooLarge, unsupportedEncoding, type BodyResult } from '../shared/request';
 
 /** A Node request as frameworks leave it: possibly with a body some middleware already parsed. */
 export type NodeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
@@ -18,8 +18,21 @@ export function isBodyConsumed(req: NodeRequest): boolean {
     return req._body === true || req.readableEnded || !isReadableRequest(req);
 }
 
+/**
+ * Whether the request was destroyed before its body was read to the end: its client went away (Node destroys a
+ * request whose connection closes before it is answered) while something else ran first (an application's async
+ * middleware or auth, `getPrisma`). Such a stream emits nothing more, not even `end` or `error`, to a listener
+ * attached now: whoever waits for them waits for ever.
+ */
+export function isCutOff(req: IncomingMessage): boolean {
+    return req.destroyed === true && req.readableEnded !== true;
+}
+
 /** Reads the rest of a Node request stream up to `limit` bytes. */
 function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+    if (isCutOff(req)) {
+        return Promise.resolve('aborted');
+    }
     return new Promise((resolve) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -28,6 +41,7 @@ function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-
             req.off('end', onEnd);
             req.off('error', onError);
             req.off('aborted', onError);
+            req.off('close', onClose);
         };
         const onData = (chunk: Buffer | string) => {
             const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -48,10 +62,15 @@ function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-
             cleanup();
             resolve('aborted');
         };
+        // destroyed without an error (`req.destroy()`): `close` before `end`
+        const onClose = () => {
+            if (!req.readableEnded) onError();
+        };
         req.on('data', onData);
         req.on('end', onEnd);
         req.on('error', onError);
         req.on('aborted', onError);
+        req.on('close', onClose);
     });
 }
 
@@ -82,7 +101,7 @@ export async function readNodeBody(req: NodeRequest, limit: number): Promise<Bod
         return tooLarge(limit);
     }
     if (bytes === 'aborted') {
-        return { ok: false, status: 400, message: 'the request body could not be read' };
+        return BODY_NOT_READ;
     }
     return parseJsonBytes(bytes);
 }

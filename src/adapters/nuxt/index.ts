@@ -1,10 +1,11 @@
 import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
 import { readFetchBody } from '../fetch/body';
+import { isCutOff } from '../node/body';
 import { serveFetchRequest, toFetchResponse, unmatchedPathResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { EMPTY_BODY, safeDecodeSegment, splitUrl } from '../shared/request';
+import { BODY_NOT_READ, EMPTY_BODY, safeDecodeSegment, splitUrl } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -90,7 +91,9 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
             // parsed, which HTTP answers with a 400
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, 'invalid Host header')));
         }
-        const readBody = () => readFetchBody(toWebRequest(event), adapter.bodyLimit);
+        // h3 streams the body from the Node request, and waits for ever on one whose client went away meanwhile
+        // (during getPrisma): the stream will not end
+        const readBody = () => (isCutOff(event.node.req) ? Promise.resolve(BODY_NOT_READ) : readFetchBody(toWebRequest(event), adapter.bodyLimit));
         const getPrisma = () => options.getPrisma(event);
         return serveFetchRequest(adapter, head, forbidden ? { path, method: event.method, body: EMPTY_BODY, getPrisma } : { path, readBody, getPrisma });
     });

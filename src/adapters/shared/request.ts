@@ -205,6 +205,9 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400
 
 export const EMPTY_BODY: BodyResult = Object.freeze({ ok: true, value: undefined }) as BodyResult;
 
+/** A body that broke off before its end (the client went away while sending it): nothing of it is used. */
+export const BODY_NOT_READ: BodyResult = Object.freeze({ ok: false, status: 400, message: 'the request body could not be read' }) as BodyResult;
+
 /**
  * V8 quotes the text it failed to parse (`Unexpected token 'h', "{"password":hunter2}" is not valid JSON`, a window of a longer text between `...`): the
  * answer keeps the reason and leaves out the client's text, which may hold a password.

@@ -27,16 +27,17 @@ function nextMessage(child: ChildProcess): Promise<ChildMessage> {
 }
 
 /**
- * `server-child.ts` and the project's sources as one CommonJS file (packages stay in node_modules), under the
- * project's test cache so that they resolve: each process then starts in about a second, where compiling the
- * sources with ts-node took each of three processes 5–8 s of a 2-core machine.
+ * A child process script of this folder (`server-child.ts` by default) and the project's sources as one CommonJS
+ * file (packages stay in node_modules), under the project's test cache so that they resolve: each process then
+ * starts in about a second, where compiling the sources with ts-node took each of three processes 5–8 s of a
+ * 2-core machine. The caller removes the file.
  */
-async function bundleChild(): Promise<string> {
+export async function bundleChild(entry = 'server-child.ts'): Promise<string> {
     const dir = path.join(CACHE_ROOT, 'server-child');
     fs.mkdirSync(dir, { recursive: true });
-    const outfile = path.join(dir, `server-child-${process.pid}-${randomBytes(4).toString('hex')}.js`);
+    const outfile = path.join(dir, `${path.basename(entry, '.ts')}-${process.pid}-${randomBytes(4).toString('hex')}.js`);
     await build({
-        entryPoints: [path.join(__dirname, 'server-child.ts')],
+        entryPoints: [path.join(__dirname, entry)],
         outfile,
         bundle: true,
         platform: 'node',
