@@ -35,12 +35,13 @@ export function stripConfigBlocks(zmodel: string): string {
  * Prisma schema it writes: one Prisma CLI start less per schema (about 3 of the 11 s a schema took on 2 cores;
  * a clean test run generates 47). The schema is read only by the tools, never by people.
  */
-function header(dir: string, provider: Provider, previewFeatures: readonly string[]): string {
+function header(dir: string, provider: Provider, previewFeatures: readonly string[], datasource: string): string {
     const url = provider === 'sqlite' ? 'file:./unused.db' : 'postgresql://postgres@127.0.0.1:5432/unused';
     return `
 datasource db {
   provider = "${provider}"
   url      = "${url}"
+  ${datasource}
 }
 
 generator client {
@@ -74,8 +75,8 @@ function installedToolVersions(): string {
     return toolVersions;
 }
 
-export function schemaHash(zmodel: string, provider: Provider, previewFeatures: readonly string[] = []): string {
-    const extra = previewFeatures.length > 0 ? `preview:${[...previewFeatures].sort().join(',')}\n` : '';
+export function schemaHash(zmodel: string, provider: Provider, previewFeatures: readonly string[] = [], datasource = ''): string {
+    const extra = (previewFeatures.length > 0 ? `preview:${[...previewFeatures].sort().join(',')}\n` : '') + (datasource ? `datasource:${datasource}\n` : '');
     const key = `${GENERATOR_VERSION}\n${installedToolVersions()}\n${provider}\n${extra}${stripConfigBlocks(zmodel)}`;
     return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
@@ -94,8 +95,8 @@ type Plan =
           finish: () => GeneratedSchema;
       };
 
-function plan(zmodel: string, provider: Provider, previewFeatures: readonly string[]): Plan {
-    const hash = schemaHash(zmodel, provider, previewFeatures);
+function plan(zmodel: string, provider: Provider, previewFeatures: readonly string[], datasource = ''): Plan {
+    const hash = schemaHash(zmodel, provider, previewFeatures, datasource);
     const finalDir = path.join(CACHE_ROOT, `${provider}-${hash}`);
     const ddlFile = path.join(finalDir, 'schema.sql');
     const result = () => ({ dir: finalDir, provider, ddl: fs.readFileSync(ddlFile, 'utf8') });
@@ -104,7 +105,7 @@ function plan(zmodel: string, provider: Provider, previewFeatures: readonly stri
     const workDir = path.join(CACHE_ROOT, `tmp-${hash}-${process.pid}-${randomBytes(4).toString('hex')}`);
     // paths baked into the generated code must be the final ones: generate with the final dir name
     // in the schema, in a temporary folder, then move the folder into place
-    const text = header(finalDir, provider, previewFeatures) + stripConfigBlocks(zmodel);
+    const text = header(finalDir, provider, previewFeatures, datasource) + stripConfigBlocks(zmodel);
     const schemaFile = path.join(workDir, 'schema.zmodel');
     const discard = () => fs.rmSync(workDir, { recursive: true, force: true });
     const reset = () => {
@@ -150,14 +151,18 @@ export function generateSchema(zmodel: string, provider: Provider = 'sqlite', pr
     return p.finish();
 }
 
-/** The same without blocking the process (the daemons answer over a socket); `daemon` picks one by number. */
+/**
+ * The same without blocking the process (the daemons answer over a socket); `daemon` picks one by number;
+ * `datasource`: more lines of the datasource block (e.g. PostgreSQL's `schemas = ["public", "sales"]`).
+ */
 export async function generateSchemaAsync(
     zmodel: string,
     provider: Provider = 'sqlite',
     previewFeatures: readonly string[] = [],
     daemon?: number,
+    datasource = '',
 ): Promise<GeneratedSchema> {
-    const p = plan(zmodel, provider, previewFeatures);
+    const p = plan(zmodel, provider, previewFeatures, datasource);
     if (p.cached) return p.cached;
     try {
         await runJobAsync(p.job, p.reset, daemon);

@@ -57,6 +57,10 @@ export interface LoadOptions {
     transactionOptions?: { maxWait?: number; timeout?: number };
     /** PostgreSQL only: extensions created in the new database before its tables (e.g. `citext` for `@db.Citext`). */
     pgExtensions?: string[];
+    /** More lines of the datasource block, e.g. `schemas = ["public", "sales"]` (PostgreSQL's multiple schemas). */
+    datasource?: string;
+    /** `false`: the generated zod schemas are not loaded (see `requireGenerated`); `zodSchemas` throws when read. */
+    zod?: boolean;
 }
 
 const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
@@ -68,8 +72,8 @@ const SQLITE_DIR = path.join(PROJECT_ROOT, '.zenstack-test', 'db');
  */
 export async function loadSchema(zmodel: string = BLOG_SCHEMA, options: LoadOptions = {}): Promise<TestSchema> {
     const provider = options.provider ?? 'sqlite';
-    const gen = await generateSchemaAsync(zmodel, provider, options.previewFeatures);
-    const { PrismaClient, enhance, modelMeta, zodSchemas } = requireGenerated(gen.dir);
+    const gen = await generateSchemaAsync(zmodel, provider, options.previewFeatures, undefined, options.datasource);
+    const { PrismaClient, enhance, modelMeta, zodSchemas } = requireGenerated(gen.dir, options.zod ?? true);
 
     const id = randomBytes(6).toString('hex');
     const clientOptions = options.transactionOptions ? { transactionOptions: options.transactionOptions } : {};
