@@ -352,6 +352,18 @@ const UNPAIRED_SURROGATE = /JSON Error: (unexpected end of hex escape|lone leadi
 const UNCONVERTIBLE_DATE = /Could not convert argument value Object \{"\$type": String\("DateTime"\)/;
 
 /**
+ * The query compiler has no such operation for the model: a write of a database view (Prisma makes views read-only),
+ * or an operation the database lacks. The request's, a 400 saying which.
+ */
+const NO_SUCH_QUERY = /Operation '(\w{1,64})' for model '(\w{1,128})' does not match any query\./;
+
+function unsupportedOperation(text: string): string | undefined {
+    const match = NO_SUCH_QUERY.exec(text);
+    if (!match) return undefined;
+    return `the data layer does not support ${match[1]} on model ${match[2]} (a database view is read-only; some operations depend on the database)`;
+}
+
+/**
  * A value of the request that the data layer cannot put into a query at all: which kind it is, or undefined. (Its
  * message says only that, besides the client's own source text; both are the request's fault, a 400.)
  */
@@ -486,7 +498,7 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
         return { kind: 'unknown', message: 'an unexpected error occurred' };
     }
     if (name === 'PrismaClientUnknownRequestError') {
-        return { kind: 'orm', message: unencodableValue(errText()) ?? 'the data layer rejected the request' };
+        return { kind: 'orm', message: unencodableValue(errText()) ?? unsupportedOperation(errText()) ?? 'the data layer rejected the request' };
     }
     return { kind: 'unknown', message: 'an unexpected error occurred' };
 }

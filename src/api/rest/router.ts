@@ -68,6 +68,9 @@ export function matchRoute(schema: RestSchema, path: string, allowed?: RegExp): 
     const [type, id] = segments;
     const model = schema.bySegment.get(type);
     if (!model) {
+        if (schema.unidentified.has(type)) {
+            throw new RestError('unsupported-model', `model "${type}" has no @id or @unique field, so its records cannot be JSON:API resources (read it through the RPC handler)`);
+        }
         throw new RestError('unsupported-model', `model "${type}" does not exist`);
     }
     if (segments.length === 1) {

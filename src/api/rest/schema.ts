@@ -70,6 +70,12 @@ export interface RestSchema {
     bySegment: ReadonlyMap<string, RestModel>;
     /** By the names a request body may give a type: the resource type, and the URL segment where that names no other type. */
     byTypeName: ReadonlyMap<string, RestModel>;
+    /**
+     * The URL segments of models without an `@id` or `@unique` field (a database view): no resource of theirs could
+     * have an `id`, so they are no resource types (their segments answer a 404 saying why), and relationships to them
+     * are left out of the types that have them. The RPC handler serves them.
+     */
+    unidentified: ReadonlySet<string>;
 }
 
 /** Whether a type name in a request body names `model`: its resource type, or its URL segment (a mapped name that names no other type). */
@@ -150,12 +156,17 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     const byKey = new Map<string, RestModel>();
     const bySegment = new Map<string, RestModel>();
     const pending: { def: ModelDef; relationships: Map<string, RestRelationship>; typeNames: Set<string>; descendants: RestModel[] }[] = [];
+    const unidentified = new Set<string>();
 
     checkModelNames('externalIdMapping', config.externalIdMapping, registry.models.values());
     for (const def of registry.models.values()) {
         const type = def.key;
         const segment = mappedValue(def, config.modelNameMapping) ?? type;
         const idFields = resourceIdFields(def, config.externalIdMapping);
+        if (idFields.length === 0) {
+            unidentified.add(segment);
+            continue;
+        }
         const attributes = new Map<string, ScalarField>();
         const writeOnly = new Map<string, ScalarField>();
         for (const [name, field] of def.scalars) {
@@ -196,6 +207,10 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
     for (const { def, relationships, typeNames, descendants } of pending) {
         descendants.push(...descendantsOf(registry, def).map((d) => byKey.get(d.key) as RestModel));
         for (const [name, field] of def.relations) {
+            if (!byKey.has(field.targetKey) && registry.models.has(field.targetKey)) {
+                // a model without ids (above): its records cannot be linked to
+                continue;
+            }
             relationships.set(name, relationshipOf(name, field, byKey));
         }
         const model = byKey.get(def.key) as RestModel;
@@ -204,7 +219,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             typeNames.add(model.segment);
         }
     }
-    return { modelMeta, registry, byKey, bySegment, byTypeName };
+    return { modelMeta, registry, byKey, bySegment, byTypeName, unidentified };
 }
 
 /** Caches the REST schema per modelMeta for one handler (its options are fixed). */

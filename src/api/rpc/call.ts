@@ -38,6 +38,7 @@ import { dropOmitted, liftWriteOmit } from './write-omit';
 import { refuseUncheckedBaseWrites, runThroughConcrete, writesThroughConcrete } from './delegate-writes';
 import { providerOf } from '../common/isolation';
 import { computedFields, keepingInRange, type ComputedField } from './number-range';
+import { refuseWithoutIds } from './without-ids';
 
 /** One validated call, ready to run on a client (the request's, or a transaction's). */
 export interface PreparedCall {
@@ -89,6 +90,7 @@ export function prepareCall(
     zodSchemas: ZodSchemas | undefined,
     limits?: ArgLimits,
 ): PreparedCall {
+    refuseWithoutIds(model, op);
     const decoded = decodeArgs(raw);
     // before anything else walks the arguments: their size is what is bounded
     const writeRecords = countWriteRecords(registry, model, op.name, decoded.args);
