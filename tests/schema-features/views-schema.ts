@@ -6,6 +6,8 @@ import type { TestSchema } from '../support/schema';
  *   rule but readable; `OpenInfo`, a view everyone may write (the database and the data layer refuse it);
  * - `TitleCount` and `AuthorStat`, views without any unique field (no record of theirs can be named), the second
  *   related to `Author`, everyone may write them;
+ * - `NameCount`, a view whose only unique field is optional (no unique criterion for the data layer), and `Member`, a
+ *   model without `@id` whose first `@unique` field (ZenStack's id) is optional, its second required;
  * - `Legacy`, an `@@ignore`d model, with the `@ignore`d relation to it from `Author`, and `Book.secret`, an
  *   `@ignore`d field.
  * Prisma's migration DDL holds the ignored table and column, never the views: `createViews` makes them.
@@ -59,6 +61,18 @@ view TitleCount {
   @@allow('all', true)
 }
 
+view NameCount {
+  name String? @unique
+  n    Int
+  @@allow('read', true)
+}
+
+model Member {
+  nickname String? @unique
+  handle   String  @unique
+  @@allow('all', true)
+}
+
 view AuthorStat {
   authorId Int
   books    Int
@@ -72,6 +86,7 @@ const VIEWS_SQL = `
 CREATE VIEW "AuthorInfo" AS SELECT a.id AS "authorId", a.name, (SELECT COUNT(*) FROM "Book" b WHERE b."authorId" = a.id) AS "bookCount" FROM "Author" a;
 CREATE VIEW "OpenInfo" AS SELECT 'k' || id AS key, name FROM "Author";
 CREATE VIEW "TitleCount" AS SELECT title, COUNT(*) AS n FROM "Book" GROUP BY title;
+CREATE VIEW "NameCount" AS SELECT name, COUNT(*) AS n FROM "Author" GROUP BY name;
 CREATE VIEW "AuthorStat" AS SELECT "authorId", COUNT(*) AS books FROM "Book" GROUP BY "authorId";
 `;
 

@@ -97,7 +97,7 @@ describe('a view with a unique field', () => {
 });
 
 describe('a view without a unique field', () => {
-    const unidentified = (type: string) => `model "${type}" has no @id or @unique field, so its records cannot be JSON:API resources (read it through the RPC handler)`;
+    const unidentified = (type: string) => `model "${type}" has no @id or @unique field that every record has, so its records cannot be JSON:API resources (read it through the RPC handler)`;
 
     it('is no JSON:API resource type: every request naming it is a 404 saying why, nothing runs', async () => {
         // its records have no id: it was listed with "id": "" (with a sort; without one the ORM refused the page), and a create was a 500
@@ -151,7 +151,7 @@ describe('a view without a unique field', () => {
         // findUnique was the data layer's bare refusal, and a create or updateMany the policy allows a 500 (ZenStack's
         // policy layer needs ids to check a write)
         const expected = (op: string) =>
-            `operation ${op} is not available on titleCount: it has no @id or @unique field (a database view without one), so it can only be read with findMany, findFirst, count, aggregate, groupBy`;
+            `operation ${op} is not available on titleCount: it has no @id or @unique field that every record has (a database view without one), so it can only be read with findMany, findFirst, count, aggregate, groupBy`;
         for (const [method, op, input] of [
             ['GET', 'findUnique', encodeQuery({ where: { title: 'Same' } })],
             ['POST', 'create', { body: { data: { title: 'x', n: 1 } } }],
@@ -175,5 +175,36 @@ describe('a view without a unique field', () => {
         const nested = await rpc('PUT', '/author/update', { body: { where: { id: 1 }, data: { stats: { create: { books: 1 } } } } });
         expect([nested.status, nested.body.error?.message]).toEqual([400, expect.stringMatching(/^the data layer does not support createOne on model AuthorStat \(a database view is read-only/)]);
         expect(await tables()).toEqual(before);
+    });
+});
+
+describe('a first unique field that is optional', () => {
+    it('JSON:API: a view whose only unique field is optional is no resource type; RPC reads it with the many-record operations', async () => {
+        // its records were listed with "id": "null"
+        const res = await call('GET', '/nameCount');
+        expect([res.status, res.body.errors?.[0]?.code]).toEqual([404, 'unsupported-model']);
+        expect((await rpc('GET', '/nameCount/findMany', encodeQuery({ orderBy: { name: 'asc' } }))).body.data).toEqual([
+            { name: 'Ann', n: 1 },
+            { name: 'Bob', n: 1 },
+        ]);
+        const one = await rpc('GET', '/nameCount/findUnique', encodeQuery({ where: { name: 'Ann' } }));
+        expect([one.status, one.body.error?.message]).toEqual([400, expect.stringMatching(/^operation findUnique is not available on nameCount: it has no @id or @unique field that every record has/)]);
+    });
+
+    it('JSON:API: a model whose first unique field is optional is identified by its first required one', async () => {
+        await s.prisma.member.create({ data: { handle: 'h1' } });
+        await s.prisma.member.create({ data: { handle: 'h2', nickname: 'null' } });
+        // ZenStack's id is the nickname: the first member was "null", and its self link led to the second
+        const list = await call('GET', '/member', undefined, { sort: 'handle' });
+        expect(list.body.data.map((m: Body) => [m.id, m.attributes, m.links.self])).toEqual([
+            ['h1', { nickname: null }, `${ENDPOINT}/member/h1`],
+            ['h2', { nickname: 'null' }, `${ENDPOINT}/member/h2`],
+        ]);
+        for (const m of list.body.data) {
+            const again = await call('GET', new URL(m.links.self).pathname.slice('/api'.length));
+            expect([again.status, again.body.data]).toEqual([200, m]);
+        }
+        expect((await call('GET', '/member', undefined, { 'filter[nickname]': 'null' })).body.data.map((m: Body) => m.id)).toEqual(['h2']);
+        expect((await rpc('GET', '/member/findUnique', encodeQuery({ where: { handle: 'h1' } }))).body.data).toEqual({ nickname: null, handle: 'h1' });
     });
 });

@@ -192,6 +192,21 @@ export function uniqueConstraint(model: ModelDef, name: string): { name: string;
 }
 
 /**
+ * Fields that name every record of a model: its id fields when none is optional, else the first unique constraint of
+ * required fields, else none. ZenStack takes the first `@unique` field for the id of a model without `@id`, optional
+ * or not; a record whose value is null there has no identity by it. A view needs no unique field at all, and the data
+ * layer offers `findUnique` (and writes) only on models with such fields.
+ */
+export function requiredUniqueFields(model: ModelDef): readonly ScalarField[] {
+    if (model.idFields.every((f) => !f.isOptional)) return model.idFields;
+    for (const c of Object.values(model.uniqueConstraints)) {
+        const fields = c.fields.map((name) => model.scalars.get(name));
+        if (fields.every((f) => f !== undefined && !f.isOptional)) return fields as ScalarField[];
+    }
+    return [];
+}
+
+/**
  * The unique constraints a unique `where` names (`update`, `connect`, …), in declaration order: a single field
  * by its name, a compound one by its key (`a_b`).
  */

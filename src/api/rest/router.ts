@@ -69,7 +69,7 @@ export function matchRoute(schema: RestSchema, path: string, allowed?: RegExp): 
     const model = schema.bySegment.get(type);
     if (!model) {
         if (schema.unidentified.has(type)) {
-            throw new RestError('unsupported-model', `model "${type}" has no @id or @unique field, so its records cannot be JSON:API resources (read it through the RPC handler)`);
+            throw new RestError('unsupported-model', `model "${type}" has no @id or @unique field that every record has, so its records cannot be JSON:API resources (read it through the RPC handler)`);
         }
         throw new RestError('unsupported-model', `model "${type}" does not exist`);
     }

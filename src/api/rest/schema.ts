@@ -1,5 +1,5 @@
 import type { ModelMeta } from '@zenstackhq/runtime';
-import { descendantsOf, getModelRegistry, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
+import { descendantsOf, getModelRegistry, requiredUniqueFields, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
 
 /** A relationship of a resource type, with its target resolved. */
@@ -71,8 +71,8 @@ export interface RestSchema {
     /** By the names a request body may give a type: the resource type, and the URL segment where that names no other type. */
     byTypeName: ReadonlyMap<string, RestModel>;
     /**
-     * The URL segments of models without an `@id` or `@unique` field (a database view): no resource of theirs could
-     * have an `id`, so they are no resource types (their segments answer a 404 saying why), and relationships to them
+     * The URL segments of models without an `@id` or `@unique` field of required fields (a database view): no resource
+     * of theirs could have an `id`, so they are no resource types (their segments answer a 404 saying why), and relationships to them
      * are left out of the types that have them. The RPC handler serves them.
      */
     unidentified: ReadonlySet<string>;
@@ -92,12 +92,14 @@ function mappedValue(def: ModelDef, mapping: Readonly<Record<string, string>>): 
 /**
  * The fields of a model's resource id: its `@id` field(s), or those of the unique constraint that
  * `externalIdMapping` names. A constraint that does not exist, or whose fields cannot always name a
- * readable record (optional, omitted or read-protected fields), is a configuration error.
+ * readable record (optional, omitted or read-protected fields), is a configuration error. Without `@id`, ZenStack's id
+ * is the first `@unique` field, which may be optional: then the first unique constraint of required fields is
+ * (`requiredUniqueFields`), so that no resource has a null id; none, and the model is no resource type.
  */
 function resourceIdFields(def: ModelDef, mapping: Readonly<Record<string, string>>): readonly ScalarField[] {
     const constraintName = mappedValue(def, mapping);
     if (constraintName === undefined) {
-        return def.idFields;
+        return requiredUniqueFields(def);
     }
     const constraint = uniqueConstraint(def, constraintName);
     if (!constraint) {
