@@ -1,5 +1,5 @@
 import { clientEnumValues } from '../../common/client-enums';
-import { getDefaultModelMeta, getDefaultZodSchemas } from '../../common/defaults';
+import { getDefaultModelMeta, getDefaultZodModels } from '../../common/defaults';
 import type { ModelRegistry } from '../../common/model-registry';
 import type { RestRequest } from '../request';
 
@@ -39,6 +39,15 @@ function shapeOf(schema: unknown): Record<string, unknown> | undefined {
     return undefined;
 }
 
+/** `{ models }` of the default generated output, one object for the enum cache; loaded without its input and object schemas. */
+let defaultSchemas: { models: Record<string, unknown> } | undefined;
+function defaultModelSchemas(): object | undefined {
+    const models = getDefaultZodModels();
+    if (!models) return undefined;
+    if (defaultSchemas?.models !== models) defaultSchemas = { models };
+    return defaultSchemas;
+}
+
 const enumCache = new WeakMap<object, Map<string, readonly string[] | undefined>>();
 
 /**
@@ -66,12 +75,12 @@ function enumValuesIn(zod: object, registry: ModelRegistry, enumName: string): r
 }
 
 /**
- * The values of an enum, from the zod schemas of the request (or the default generated ones when
+ * The values of an enum, from the zod schemas of the request (or the default generated model schemas when
  * the request also uses the default model metadata), else from the schema the Prisma client was
  * generated from (`client-enums.ts`); undefined when unknown.
  */
 export function enumValuesFor(req: RestRequest, enumName: string): readonly string[] | undefined {
-    const zod = req.zodSchemas ?? (req.schema.modelMeta === getDefaultModelMeta() ? getDefaultZodSchemas() : undefined);
+    const zod = req.zodSchemas ?? (req.schema.modelMeta === getDefaultModelMeta() ? defaultModelSchemas() : undefined);
     const fromZod = zod && typeof zod === 'object' ? enumValuesIn(zod, req.schema.registry, enumName) : undefined;
     return fromZod ?? clientEnumValues(req.prisma, enumName);
 }
