@@ -37,17 +37,23 @@ function buildSteps(registry: ModelRegistry): Map<string, Step> {
         }
         if (names.size > 0) steps.set(model.key, { hidden: [...names], next: [] });
     }
-    // every model with a relation path to one of those
-    for (let grew = steps.size > 0; grew; ) {
-        grew = false;
+    // every model with a relation path to one of those: back along the relations, from each model reached once (a
+    // pass over every model until none was added took one pass per step of the longest path, quadratic on a chain)
+    if (steps.size > 0) {
+        const pointingAt = new Map<string, ModelDef[]>();
         for (const model of registry.models.values()) {
-            if (steps.has(model.key)) continue;
             for (const rel of model.relations.values()) {
-                if (steps.has(rel.targetKey)) {
-                    steps.set(model.key, { hidden: [], next: [] });
-                    grew = true;
-                    break;
-                }
+                const list = pointingAt.get(rel.targetKey);
+                if (list) list.push(model);
+                else pointingAt.set(rel.targetKey, [model]);
+            }
+        }
+        const reached = [...steps.keys()];
+        for (let i = 0; i < reached.length; i++) {
+            for (const model of pointingAt.get(reached[i]) ?? []) {
+                if (steps.has(model.key)) continue;
+                steps.set(model.key, { hidden: [], next: [] });
+                reached.push(model.key);
             }
         }
     }

@@ -167,6 +167,8 @@ export interface ModelRegistry {
     readonly hasReadOverrides: boolean;
     /** A relation has `nullMatchesHidden`. */
     readonly hasNullMatchingHidden: boolean;
+    /** The models that extend a model directly (`baseTypes`), by the base's schema name; models nothing extends are absent. */
+    readonly extendedBy: ReadonlyMap<string, readonly ModelDef[]>;
 }
 
 /** `{ id: true }` (every id field of a compound id): the smallest select that tells whether a record is there; a new object per call, as the ORM may change what it is given. */
@@ -424,13 +426,16 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
     };
 }
 
-/** The models that extend `base` (`baseTypes`, a `@@delegate` hierarchy), directly or through others, each once. */
+/**
+ * The models that extend `base` (`baseTypes`, a `@@delegate` hierarchy), directly or through others, each once:
+ * from the registry's index of direct subtypes, so that asking it of every model stays linear in the schema's size.
+ */
 export function descendantsOf(registry: ModelRegistry, base: ModelDef): ModelDef[] {
     const found: ModelDef[] = [];
     const seen = new Set([base.name]);
     const walk = (name: string) => {
-        for (const m of registry.models.values()) {
-            if (!m.baseTypes.includes(name) || seen.has(m.name)) continue;
+        for (const m of registry.extendedBy.get(name) ?? []) {
+            if (seen.has(m.name)) continue;
             seen.add(m.name);
             found.push(m);
             walk(m.name);
@@ -438,6 +443,19 @@ export function descendantsOf(registry: ModelRegistry, base: ModelDef): ModelDef
     };
     walk(base.name);
     return found;
+}
+
+/** The direct subtypes of each model that has any, in declaration order. */
+function subtypesByBase(models: ReadonlyMap<string, ModelDef>): Map<string, ModelDef[]> {
+    const index = new Map<string, ModelDef[]>();
+    for (const m of models.values()) {
+        for (const base of m.baseTypes) {
+            const list = index.get(base);
+            if (list) list.push(m);
+            else index.set(base, [m]);
+        }
+    }
+    return index;
 }
 
 /** Fills in what a relation knows from its other side: `oneToOne`, `otherSideOptional`. */
@@ -477,6 +495,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             hasReadProtectedFields: [...models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected)),
             hasReadOverrides: [...models.values()].some((m) => m.hasReadOverrides),
             hasNullMatchingHidden: [...models.values()].some((m) => [...m.relations.values()].some((r) => r.nullMatchesHidden)),
+            extendedBy: subtypesByBase(models),
         };
         cache.set(modelMeta, registry);
     }
