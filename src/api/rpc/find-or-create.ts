@@ -7,7 +7,7 @@ import { walkWrites } from './write-walk';
  * nested `upsert` or `connectOrCreate` anywhere in its data. Two such writes of one new key at once (over two
  * pool connections, or two server processes) both find nothing and both create; the later create fails on the
  * unique key (P2002) although a link or an update was all it needed. Prisma's documentation says to retry
- * them: the handler runs such a call once more (`retryUpsertRace`), or the `$transaction/sequential` holding it.
+ * them: the handler runs such a call once more (`rerunning` in `common/rerun.ts`), or the `$transaction/sequential` holding it.
  */
 export function findsOrCreates(registry: ModelRegistry, model: ModelDef, op: string, args: Args): boolean {
     if (op === 'upsert') return true;
