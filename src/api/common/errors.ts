@@ -130,7 +130,8 @@ const UNAVAILABLE_DRIVER_KINDS = new Set([
  * SQLSTATEs of PostgreSQL (and compatible) errors that are the database's condition, not the request's:
  * class 08 connection exception, 53 insufficient resources, 57P operator intervention (terminated
  * backend, shutdown, starting up), 58 system error; serialization failure, deadlock and lock timeout are
- * conflicts with concurrent transactions (retry).
+ * conflicts with concurrent transactions (the client may try again; a write that lost to a serialization failure or
+ * deadlock has already been run again, `rerunning` in rerun.ts, a lock timeout is not).
  */
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)/;
 const CONFLICT_SQLSTATE = new Set(['40001', '40P01', '55P03']);

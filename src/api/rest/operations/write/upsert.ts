@@ -98,7 +98,6 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
 
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
-    // an upsert that lost a race with another of the same key (a unique violation) runs again
     refuseBaseLinks(req, model, { ...created.write.data, ...update.data }, pointers);
     const upsertOnce = (target: RestModel, where: Record<string, unknown>): Promise<Record<string, unknown>> =>
         Object.keys(update.data).some((k) => target.relationships.has(k)) || writesOwnedLinksAsKeys(target, created.write.data)
@@ -106,6 +105,8 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
                   upsertWithRelationships(req, target, where, created.write.data, update.data, projection, pointers),
               )
             : (delegateOf(req, target).upsert({ where, create: created.write.data, update: update.data, ...projection }) as Promise<Record<string, unknown>>);
+    // an upsert that lost a race with another of the same key (a unique violation) runs again (rerun.ts), as does one
+    // that lost to a deadlock
     const upsert = (target: RestModel, where: Record<string, unknown>) =>
         mayRerun(req.prisma) ? rerunning(() => upsertOnce(target, where), { findsOrCreates: true }) : upsertOnce(target, where);
     // on a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
