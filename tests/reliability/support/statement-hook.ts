@@ -14,6 +14,18 @@ export interface StatementHook {
     after?: () => void | Promise<void>;
     /** How many matching statements `before` runs for (the first ones); 1 unless said. */
     times?: number;
+    /**
+     * PostgreSQL: the SQLSTATE (`40P01`, a deadlock) the database answers a matching statement with instead of running
+     * it. The session runs a statement that raises it, so the real transaction is aborted and rolled back by whoever
+     * opened it, as after a real deadlock; the driver adapter and the ORM report it as they report one.
+     */
+    fail?: () => string | undefined;
+}
+
+/** A statement that makes PostgreSQL raise `state` (a five-character SQLSTATE) in the session that runs it. */
+function raising(state: string): string {
+    if (!/^[0-9A-Z]{5}$/.test(state)) throw new Error(`not a SQLSTATE: ${state}`);
+    return `DO $$ BEGIN RAISE EXCEPTION 'injected by the test' USING ERRCODE = '${state}'; END $$`;
 }
 
 interface Query {
@@ -31,6 +43,8 @@ export function hookStatement<F extends object>(factory: F, hook: StatementHook)
                 fired++;
                 onMatch?.();
                 await hook.before?.();
+                const state = hook.fail?.();
+                if (state) return target[name]({ ...query, sql: raising(state), args: [], argTypes: [] } as Query);
             }
             return target[name](query);
         };
