@@ -29,8 +29,8 @@ const adapter =
 const prisma = new PrismaClient({ adapter });
 const common = { modelMeta, logger: null, getPrisma: () => enhance(prisma, { user: { id: 1 } }) };
 const mounts = [
-    ['/rpc/', TanStackStartHandler({ ...common, handler: RPCApiHandler() })],
-    ['/rest/', TanStackStartHandler({ ...common, handler: RestApiHandler({ endpoint: 'http://localhost/rest' }) })],
+    ['/rpc/', TanStackStartHandler({ ...common, handler: RPCApiHandler(workerData.rpcOptions) })],
+    ['/rest/', TanStackStartHandler({ ...common, handler: RestApiHandler({ endpoint: 'http://localhost/rest', ...workerData.restOptions }) })],
 ];
 const server = http.createServer({ maxHeaderSize: 1 << 20 }, async (req, res) => {
     const chunks = [];
@@ -50,43 +50,69 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port
 export interface WorkerServer {
     origin: string;
     stop(): Promise<void>;
+    /** The error that ended the worker, if one did (`ERR_WORKER_OUT_OF_MEMORY` when it outgrew `heapLimitMb`). */
+    readonly crashed: (Error & { code?: string }) | undefined;
+}
+
+export interface WorkerServerOptions {
+    /** Options of the RPC handler (structured-cloned: `Infinity` passes). */
+    rpcOptions?: Record<string, unknown>;
+    /** Options of the JSON:API handler, besides its endpoint. */
+    restOptions?: Record<string, unknown>;
+    /** The worker's old-generation heap in MB: a request that makes the server hold more ends the worker. */
+    heapLimitMb?: number;
 }
 
 /**
  * Starts the server on `schema`'s database, loaded from `zmodel` (the project's blog schema unless given), on SQLite or
  * PostgreSQL as `schema` is; `stop` ends the worker even when it is busy.
  */
-export async function startWorkerServer(schema: TestSchema, zmodel: string = BLOG_SCHEMA): Promise<WorkerServer> {
+export async function startWorkerServer(schema: TestSchema, zmodel: string = BLOG_SCHEMA, options: WorkerServerOptions = {}): Promise<WorkerServer> {
     const gen = await generateSchemaAsync(zmodel, schema.provider);
-    const workerData = { root: PROJECT_ROOT, gen: path.resolve(gen.dir), url: schema.databaseUrl, provider: schema.provider };
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
+    const workerData = {
+        root: PROJECT_ROOT,
+        gen: path.resolve(gen.dir),
+        url: schema.databaseUrl,
+        provider: schema.provider,
+        rpcOptions: options.rpcOptions,
+        restOptions: options.restOptions,
+    };
+    const resourceLimits = options.heapLimitMb === undefined ? undefined : { maxOldGenerationSizeMb: options.heapLimitMb };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, resourceLimits });
+    let crashed: Error | undefined;
     const port = await new Promise<number>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
+    });
+    worker.on('error', (err) => {
+        crashed = err;
     });
     return {
         origin: `http://127.0.0.1:${port}`,
         stop: async () => {
             await worker.terminate();
         },
+        get crashed() {
+            return crashed;
+        },
     };
 }
 
 /** The blog schema's database with user 1 and one published post of his, served from a worker thread. */
-export async function startSeededWorkerServer(): Promise<{ s: TestSchema; server: WorkerServer }> {
+export async function startSeededWorkerServer(options?: WorkerServerOptions): Promise<{ s: TestSchema; server: WorkerServer }> {
     const s = await loadSchema();
     await s.prisma.user.create({ data: { id: 1, email: 'u1@x', posts: { create: [{ title: 'visible', published: true }] } } });
-    return { s, server: await startWorkerServer(s) };
+    return { s, server: await startWorkerServer(s, BLOG_SCHEMA, options) };
 }
 
 /**
  * `startSeededWorkerServer` for the tests of one file: started before them, stopped (and its database removed) after
  * them. Read `s` and `server` inside the tests.
  */
-export function seededWorkerServerForFile(): { readonly s: TestSchema; readonly server: WorkerServer } {
+export function seededWorkerServerForFile(options?: WorkerServerOptions): { readonly s: TestSchema; readonly server: WorkerServer } {
     const held: { s?: TestSchema; server?: WorkerServer } = {};
     beforeAll(async () => {
-        Object.assign(held, await startSeededWorkerServer());
+        Object.assign(held, await startSeededWorkerServer(options));
     });
     afterAll(async () => {
         await held.server?.stop();
