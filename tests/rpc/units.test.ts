@@ -75,8 +75,10 @@ describe('router', () => {
 
 describe('reading arguments', () => {
     it('q and meta', () => {
-        expect(readQueryArgs({ q: '{"where":{"id":1}}' })).toEqual({ json: { where: { id: 1 } }, serialization: undefined });
-        expect(readQueryArgs(undefined)).toEqual({ json: {}, serialization: undefined });
+        expect(readQueryArgs({ q: '{"where":{"id":1}}' })).toEqual({ json: { where: { id: 1 } }, serialization: undefined, listed: 0 });
+        expect(readQueryArgs(undefined)).toEqual({ json: {}, serialization: undefined, listed: 0 });
+        // the items of filter lists, wherever such a key holds a list
+        expect(readQueryArgs({ q: '{"where":{"id":{"in":[1,2]},"OR":[{"a":{"notIn":[3]}}]}}' }).listed).toBe(4);
         expect(readQueryArgs({ q: encodeURIComponent('{"take":1}') }).json).toEqual({ take: 1 });
         expect(readQueryArgs({ q: '{}', meta: '{"serialization":{"values":{"a":["Date"]}}}' }).serialization).toEqual({ values: { a: ['Date'] } });
         expect(() => readQueryArgs({ q: '"text"' })).toThrow(/must be a JSON object/);
@@ -87,7 +89,7 @@ describe('reading arguments', () => {
         const raw = readBodyArgs({ data: { a: 1 }, meta: { serialization: { values: { 'data.a': ['bigint'] } } } }, true);
         expect(raw.json).toEqual({ data: { a: 1 } });
         expect(raw.serialization).toEqual({ values: { 'data.a': ['bigint'] } });
-        expect(readBodyArgs(undefined, false)).toEqual({ json: {} });
+        expect(readBodyArgs(undefined, false)).toEqual({ json: {}, listed: 0 });
         expect(() => readBodyArgs(undefined, true)).toThrow(/missing request body/);
         expect(() => readBodyArgs({ meta: { serialization: 1 } }, true)).toThrow(/"serialization" must be an object/);
         expect(readBodyArgs(Buffer.from('{"data":{}}'), true).json).toEqual({ data: {} });
@@ -106,7 +108,7 @@ describe('reading arguments', () => {
 
     it('Json null markers become names for validation and are listed', () => {
         const decoded = decodeArgs({ json: { data: { j: null } }, serialization: { values: { j: [['custom', 'AnyNull']] } } });
-        expect(decoded).toEqual({ args: { data: { j: 'AnyNull' } }, jsonNulls: [{ path: 'data.j', name: 'AnyNull' }] });
+        expect(decoded).toEqual({ args: { data: { j: 'AnyNull' } }, jsonNulls: [{ path: 'data.j', name: 'AnyNull' }], listed: 0 });
     });
 });
 

@@ -26,6 +26,8 @@ export const MAX_RESTORED_TEXT = 1024 * 1024;
 interface Budget {
     left: number;
     text: number;
+    /** Hears of each list copied, with the key that holds it. */
+    listed?: (key: string, items: number) => void;
 }
 
 /** The text a value restored in one more place adds (what the ORM writes out for it). */
@@ -48,7 +50,7 @@ function spend(budget: Budget, text: number): void {
  * `levels` is how deep the copy may nest below its place: a value copied into a place inside a copy of itself
  * would otherwise double the depth with every entry (and this recursion, and the ORM's, overflow the stack).
  */
-function copyTree(value: unknown, budget: Budget, levels: number): unknown {
+function copyTree(value: unknown, budget: Budget, levels: number, key: string): unknown {
     if (--budget.left < 0) {
         throw new CodecError(`"referentialEqualities" would restore more than ${MAX_RESTORED_VALUES} values`);
     }
@@ -56,12 +58,15 @@ function copyTree(value: unknown, budget: Budget, levels: number): unknown {
     if (nested && levels <= 0) {
         throw new CodecError('"referentialEqualities" would nest the arguments deeper than they may be');
     }
-    if (Array.isArray(value)) return value.map((item) => copyTree(item, budget, levels - 1));
+    if (Array.isArray(value)) {
+        budget.listed?.(key, value.length);
+        return value.map((item, i) => copyTree(item, budget, levels - 1, String(i)));
+    }
     if (isPlainObject(value)) {
         const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) {
-            spend(budget, key.length);
-            out[key] = copyTree(value[key], budget, levels - 1);
+        for (const k of Object.keys(value)) {
+            spend(budget, k.length);
+            out[k] = copyTree(value[k], budget, levels - 1, k);
         }
         return out;
     }
@@ -79,16 +84,23 @@ function checkPath(path: string): void {
  * Restores the places `refs` lists from their first place, after the typed values are decoded. Every path must
  * name a value of `root` (the repeated places hold `null`, or a copy), and no restored place may nest deeper
  * than `maxDepth` levels below `root` (the depth the caller allows its input); `copied` hears of each place
- * restored. Failures are CodecErrors (400s).
+ * restored, `listed` of each list in the copies, with the key holding it (the place's own last key for a list
+ * placed whole). Failures are CodecErrors (400s).
  */
-export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: number, copied?: (source: string, target: string) => void): T {
+export function applyReferentialEqualities<T>(
+    root: T,
+    refs: unknown,
+    maxDepth: number,
+    copied?: (source: string, target: string) => void,
+    listed?: (key: string, items: number) => void,
+): T {
     if (refs === undefined || refs === null) return root;
     if (!isPlainObject(refs)) {
         throw new CodecError('invalid serialization metadata: "referentialEqualities" must be an object of paths');
     }
     // every place is written through one writer: a large array holding many places is copied once, not once per place
     const writer = new PathWriter(root);
-    const budget: Budget = { left: MAX_RESTORED_VALUES, text: MAX_RESTORED_TEXT };
+    const budget: Budget = { left: MAX_RESTORED_VALUES, text: MAX_RESTORED_TEXT, listed };
     for (const [source, targets] of Object.entries(refs)) {
         if (!Array.isArray(targets) || !targets.every((t) => typeof t === 'string')) {
             throw new CodecError(`invalid serialization metadata: referentialEqualities of "${source}" must be a list of paths`, source);
@@ -110,7 +122,7 @@ export function applyReferentialEqualities<T>(root: T, refs: unknown, maxDepth: 
             if (getPathParts(writer.root, parts) === undefined) {
                 throw new CodecError(`serialization path "${target}" does not match a value`, target);
             }
-            writer.set(target, copyTree(value, budget, maxDepth - parts.length), parts);
+            writer.set(target, copyTree(value, budget, maxDepth - parts.length, parts[parts.length - 1] ?? ''), parts);
             copied?.(source, target);
         }
     }

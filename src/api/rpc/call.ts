@@ -20,6 +20,7 @@ import { delegateOf } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
 import { checkWriteRecords, countWriteRecords } from './write-size';
+import { checkFilterValues } from './arg-size';
 import { checkSetItems, copyTree, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
@@ -72,6 +73,8 @@ export interface PreparedCall {
     computed: ComputedField[];
     /** The records the call lists for writing (`write-size.ts`). */
     writeRecords: number;
+    /** The items of the lists in the call's filters (`arg-size.ts`). */
+    filterValues: number;
     /** An upsert, or a write with a nested `upsert` or `connectOrCreate`: run again after losing a race on a new key (`find-or-create.ts`). */
     findsOrCreates: boolean;
 }
@@ -93,6 +96,7 @@ export function prepareCall(
     refuseWithoutIds(model, op);
     const decoded = decodeArgs(raw);
     // before anything else walks the arguments: their size is what is bounded
+    if (limits?.maxFilterValues !== undefined) checkFilterValues(decoded.listed, limits.maxFilterValues);
     const writeRecords = countWriteRecords(registry, model, op.name, decoded.args);
     if (limits?.maxWriteRecords !== undefined) checkWriteRecords(writeRecords, limits.maxWriteRecords);
     const { args: received, slots: jsonNulls, forValidation } = resolveTypedJsonNulls(registry, model, op.name, decoded.args, decoded.jsonNulls);
@@ -131,7 +135,21 @@ export function prepareCall(
     const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
     const computed = providerOf(prisma) === 'sqlite' ? computedFields(registry, model, op.name, sent) : [];
     const findsOrCreatesKey = findsOrCreates(registry, model, op.name, sent);
-    return { registry, model, op, args: sent, guarded, readThenWrite, checksLinks, orderSites, omitted, computed, writeRecords, findsOrCreates: findsOrCreatesKey };
+    return {
+        registry,
+        model,
+        op,
+        args: sent,
+        guarded,
+        readThenWrite,
+        checksLinks,
+        orderSites,
+        omitted,
+        computed,
+        writeRecords,
+        filterValues: decoded.listed,
+        findsOrCreates: findsOrCreatesKey,
+    };
 }
 
 type ClientMethod = (args: Args) => Promise<unknown>;

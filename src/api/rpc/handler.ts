@@ -10,6 +10,7 @@ import { resolveRoute } from './router';
 import { checkLimitOptions, type ArgLimits } from './limits';
 import { runSequentialTransaction } from './transaction';
 import { DEFAULT_MAX_WRITE_RECORDS } from './write-size';
+import { DEFAULT_MAX_FILTER_VALUES } from './arg-size';
 
 export interface RPCApiHandlerOptions extends ArgLimits {
     /** Most operations one `$transaction/sequential` request may hold (default 100). */
@@ -70,7 +71,12 @@ export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequest
     }
     const resolved: ResolvedOptions = {
         maxTransactionOperations: options.maxTransactionOperations ?? DEFAULT_MAX_TRANSACTION_OPERATIONS,
-        limits: { maxTake: options.maxTake, maxDepth: options.maxDepth, maxWriteRecords: options.maxWriteRecords ?? DEFAULT_MAX_WRITE_RECORDS },
+        limits: {
+            maxTake: options.maxTake,
+            maxDepth: options.maxDepth,
+            maxWriteRecords: options.maxWriteRecords ?? DEFAULT_MAX_WRITE_RECORDS,
+            maxFilterValues: options.maxFilterValues ?? DEFAULT_MAX_FILTER_VALUES,
+        },
     };
     const handler: HandleRequestFn = async (ctx: RequestContext): Promise<Response> => {
         try {

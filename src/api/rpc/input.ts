@@ -17,6 +17,8 @@ export type Args = Record<string, unknown>;
 export interface RawArgs {
     json: Args;
     serialization?: Record<string, unknown>;
+    /** The items of the filter lists in `json` (`FILTER_LISTS`), counted by `assertSafeJson` (none when absent). */
+    listed?: number;
 }
 
 /** A Json null marker found in the arguments, by its (argument-relative) path. */
@@ -33,10 +35,19 @@ const CUSTOM_TAGS: ReadonlySet<string> = new Set(['Decimal', 'Bytes', 'DbNull', 
 
 
 /**
+ * The filter operators whose value is a list of values or of conditions (`in`, `OR` …): the ORM binds or compiles
+ * each item on its own, so their items are what `maxFilterValues` bounds (arg-size.ts). Counted wherever such a key
+ * holds a list, as `assertSafeJson` walks the arguments anyway.
+ */
+export const FILTER_LISTS: ReadonlySet<string> = new Set(['in', 'notIn', 'hasSome', 'hasEvery', 'AND', 'OR', 'NOT']);
+
+/**
  * Refuses `__proto__` keys (they turn into prototype changes as soon as some layer copies the
  * object with assignment) and excessive nesting. Iterative, so hostile input cannot overflow the stack.
+ * Returns the number of items of the filter lists (`FILTER_LISTS`) met on the way.
  */
-export function assertSafeJson(value: unknown, what: string): void {
+export function assertSafeJson(value: unknown, what: string): number {
+    let listed = 0;
     const values: unknown[] = [value];
     const depths: number[] = [0];
     while (values.length > 0) {
@@ -63,10 +74,12 @@ export function assertSafeJson(value: unknown, what: string): void {
             }
             const item = (v as Record<string, unknown>)[key];
             if (typeof item !== 'object' || item === null) continue;
+            if (Array.isArray(item) && FILTER_LISTS.has(key)) listed += item.length;
             values.push(item);
             depths.push(depth + 1);
         }
     }
+    return listed;
 }
 
 /**
@@ -136,24 +149,25 @@ export function readQueryArgs(query: Record<string, unknown> | undefined): RawAr
     const q = single(query?.q, 'q');
     let json: Args = {};
     let inner: unknown;
+    let listed = 0;
     if (q !== undefined && q !== '') {
         const parsed = parseJsonText(q, '"q" query parameter');
         if (!isPlainObject(parsed)) {
             throw new BadRequestError('invalid "q" query parameter: must be a JSON object');
         }
-        assertSafeJson(parsed, '"q" query parameter');
+        listed = assertSafeJson(parsed, '"q" query parameter');
         if (Object.prototype.hasOwnProperty.call(parsed, 'meta')) ({ meta: inner, ...json } = parsed);
         else json = parsed;
     }
     const metaText = single(query?.meta, 'meta');
     const outer = metaText === undefined || metaText === '' ? null : parseJsonText(metaText, '"meta" query parameter');
     if (outer === null) {
-        return { json, serialization: readMetaEnvelope(inner, '"meta" of the "q" query parameter') };
+        return { json, serialization: readMetaEnvelope(inner, '"meta" of the "q" query parameter'), listed };
     }
     if (inner !== undefined && inner !== null) {
         throw new BadRequestError('serialization metadata given both in the "meta" query parameter and as the "meta" member of "q": send it once');
     }
-    return { json, serialization: readMetaEnvelope(outer, '"meta" query parameter') };
+    return { json, serialization: readMetaEnvelope(outer, '"meta" query parameter'), listed };
 }
 
 /** Parses a body an adapter handed over unparsed (string or bytes). */
@@ -184,17 +198,17 @@ export function readBodyArgs(requestBody: unknown, required: boolean, what = 're
         if (required) {
             throw new BadRequestError(`missing ${what}`);
         }
-        return { json: {} };
+        return { json: {}, listed: 0 };
     }
     if (!isPlainObject(body)) {
         throw new BadRequestError(`invalid ${what}: must be a JSON object`);
     }
-    assertSafeJson(body, what);
+    const listed = assertSafeJson(body, what);
     if (!Object.prototype.hasOwnProperty.call(body, 'meta')) {
-        return { json: body };
+        return { json: body, listed };
     }
     const { meta, ...json } = body;
-    return { json, serialization: readMetaEnvelope(meta, `"meta" of the ${what}`) };
+    return { json, serialization: readMetaEnvelope(meta, `"meta" of the ${what}`), listed };
 }
 
 function isAllowedTag(tags: unknown): boolean {
@@ -233,21 +247,31 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
 /**
  * Restores the typed values of the arguments. Json null markers are set to their names
  * (`"DbNull"` …, the form ZenStack's zod schemas expect) and listed, so that the caller can swap
- * in the client runtime's objects after validation.
+ * in the client runtime's objects after validation. `listed` counts the items of filter lists, those
+ * of the lists `referentialEqualities` restore included.
  */
-export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {
+export function decodeArgs(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[]; listed: number } {
     const decoded = decodeValues(raw);
     const refs = raw.serialization?.referentialEqualities;
-    if (refs === undefined || refs === null) return decoded;
+    if (refs === undefined || refs === null) return { ...decoded, listed: raw.listed ?? 0 };
     const { args, jsonNulls } = decoded;
+    let listed = raw.listed ?? 0;
     // after the typed values: a repeated place gets the restored value of its first place, as superjson does;
     // Json null markers at or under the first place are listed for the copy too
     const index = new JsonNullIndex(jsonNulls);
-    const restored = applyReferentialEqualities(args, refs, MAX_ARGS_DEPTH, (source, target) => {
-        // a copy of the list: the slots added lie under the target, which may lie under the source
-        for (const slot of [...index.under(source)]) index.add({ path: target + slot.path.slice(source.length), name: slot.name });
-    });
-    return { args: restored, jsonNulls };
+    const restored = applyReferentialEqualities(
+        args,
+        refs,
+        MAX_ARGS_DEPTH,
+        (source, target) => {
+            // a copy of the list: the slots added lie under the target, which may lie under the source
+            for (const slot of [...index.under(source)]) index.add({ path: target + slot.path.slice(source.length), name: slot.name });
+        },
+        (key, items) => {
+            if (FILTER_LISTS.has(key)) listed += items;
+        },
+    );
+    return { args: restored, jsonNulls, listed };
 }
 
 function decodeValues(raw: RawArgs): { args: Args; jsonNulls: JsonNullSlot[] } {

@@ -14,6 +14,12 @@ export interface ArgLimits {
      * nested writes at any depth (`write-size.ts`); more is a 400. On by default (1,000); `Infinity` turns it off.
      */
     maxWriteRecords?: number;
+    /**
+     * Most items one call (or one `$transaction/sequential`) may hold in the lists of its filters at any depth: the
+     * values of `in`, `notIn`, `hasSome` and `hasEvery`, and the conditions of `AND`, `OR` and `NOT` (arg-size.ts);
+     * more is a 400. On by default (10,000); `Infinity` turns it off.
+     */
+    maxFilterValues?: number;
 }
 
 const DEPTH_CHECKED = ['where', 'include', 'select', 'orderBy', 'having'];
@@ -26,9 +32,11 @@ export function checkLimitOptions(limits: ArgLimits): void {
             throw new Error(`RPCApiHandler: "${name}" must be a positive integer, got ${String(value)}`);
         }
     }
-    const records = limits.maxWriteRecords;
-    if (records !== undefined && records !== Infinity && (typeof records !== 'number' || !Number.isSafeInteger(records) || records <= 0)) {
-        throw new Error(`RPCApiHandler: "maxWriteRecords" must be a positive integer or Infinity, got ${String(records)}`);
+    for (const name of ['maxWriteRecords', 'maxFilterValues'] as const) {
+        const value = limits[name];
+        if (value !== undefined && value !== Infinity && (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)) {
+            throw new Error(`RPCApiHandler: "${name}" must be a positive integer or Infinity, got ${String(value)}`);
+        }
     }
 }
 

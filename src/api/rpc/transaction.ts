@@ -11,6 +11,7 @@ import { isPlainObject } from '../common/guards';
 import { readBodyArgs } from './input';
 import type { ArgLimits } from './limits';
 import { checkWriteRecords } from './write-size';
+import { checkFilterValues } from './arg-size';
 import { findOperation } from './operations';
 import { renderResult } from './output';
 
@@ -101,7 +102,15 @@ export async function runSequentialTransaction(
     if (entries.length > options.maxOperations) {
         throw new BadRequestError(`too many operations in one transaction (at most ${options.maxOperations})`);
     }
-    const calls = entries.map((entry, i) => prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits));
+    // the filter values are counted as the entries are prepared: no more than the bound is validated past it
+    const maxValues = options.limits?.maxFilterValues;
+    let filterValues = 0;
+    const calls = entries.map((entry, i) => {
+        const call = prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits);
+        filterValues += call.filterValues;
+        if (maxValues !== undefined) checkFilterValues(filterValues, maxValues, 'one transaction');
+        return call;
+    });
     const maxRecords = options.limits?.maxWriteRecords;
     if (maxRecords !== undefined) checkWriteRecords(calls.reduce((sum, c) => sum + c.writeRecords, 0), maxRecords, 'one transaction');
 
