@@ -80,3 +80,48 @@ describe('a Decimal with an exponent no database takes is a 400, and nothing is 
         await s.prisma.allTypes.deleteMany();
     });
 });
+
+/**
+ * Within the range, `1e1000` is six characters sent and 1,001 digits in Prisma's query plan, which it keeps after the
+ * answer (the plans of its last 100 queries stay in its debug log): 116,000 of them (1 MiB) made it hold 116 million
+ * digits. The Decimal values of one RPC call, or of one transaction, may take at most 1 MiB more written out than sent.
+ */
+describe('RPC: Decimal values that would take more than 1 MiB beyond what was sent, written out', () => {
+    const BUDGET = 1024 * 1024;
+    const many = (n: number, value: string) => Array.from({ length: n }, () => value);
+    const MESSAGE = new RegExp(`must be a Decimal the call can take: written out in full, its Decimal values would take more than ${BUDGET} characters beyond those sent`);
+
+    it('a filter list: 900 times 1e1000 is read, 1,100 times is a 400 naming the value that overdraws', async () => {
+        const within = await callRpc('GET', '/allTypes/count', undefined, { q: JSON.stringify({ where: { decimal: { in: many(900, '1e1000') } } }) });
+        expect([within.status, within.body.data]).toEqual([200, 0]);
+        const over = await callRpc('GET', '/allTypes/count', undefined, { q: JSON.stringify({ where: { decimal: { notIn: many(1100, '-1E+1000') } } }) });
+        expect(over.status).toBe(400);
+        // 994 characters more each (1,002 for 8): the 1,055th overdraws
+        expect(over.body.error.message).toMatch(/"where\.decimal\.notIn\.1054" must be a Decimal/);
+        expect(over.body.error.message).toMatch(MESSAGE);
+    });
+
+    it('tagged values and numbers count too, and the operations of a transaction together; nothing is written', async () => {
+        const res = await callRpc('POST', '/$transaction/sequential', [
+            { model: 'allTypes', op: 'createMany', args: { data: many(500, '1e-1000').map((decimal) => ({ decimal })) } },
+            { model: 'allTypes', op: 'updateMany', args: { where: { decimal: { notIn: many(600, '1e1000') } }, data: { int: 1 } } },
+        ]);
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/^operation #1: invalid arguments: "where\.decimal\.notIn\.\d+" must be a Decimal/);
+        const tagged = await callRpc('GET', '/allTypes/count', undefined, {
+            q: JSON.stringify({ where: { decimal: { in: many(1100, '1e1000') } } }),
+            meta: JSON.stringify({ serialization: { values: Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`where.decimal.in.${i}`, [['custom', 'Decimal']]])) } }),
+        });
+        expect(tagged.status).toBe(400);
+        expect(tagged.body.error.message).toMatch(MESSAGE);
+        // 1e300 is written 1e+300: 295 characters more each
+        const numbers = await callRpc('GET', '/allTypes/count', undefined, { q: JSON.stringify({ where: { OR: Array.from({ length: 3600 }, () => ({ decimal: 1e300 })) } }) });
+        expect(numbers.status).toBe(400);
+        expect(numbers.body.error.message).toMatch(MESSAGE);
+        expect(await s.prisma.allTypes.count()).toBe(0);
+        // values written out by the client cost nothing beyond what they take in the body
+        const plain = await callRpc('POST', '/allTypes/createMany', { data: many(1000, `${'9'.repeat(900)}.5`).map((decimal) => ({ decimal })) });
+        expect([plain.status, plain.body.data]).toEqual([201, { count: 1000 }]);
+        await s.prisma.allTypes.deleteMany();
+    });
+});

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../common/errors';
 import { isObject } from '../common/guards';
 import type { ModelDef } from '../common/model-registry';
-import { checkDecimals, checkIntegers } from './arg-numbers';
+import { checkDecimals, checkIntegers, type DecimalBudget } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
@@ -23,25 +23,25 @@ function noEmptyConditions(value: unknown, at: string): void {
  * query of the process fails), so they are refused. Conditions of an Int field hold Ints, except
  * `_avg`; `_count` conditions hold Ints whatever the field.
  */
-export function checkHaving(model: ModelDef, having: unknown, path: string): void {
+export function checkHaving(model: ModelDef, having: unknown, path: string, decimals?: DecimalBudget): void {
     if (!isObject(having)) return;
     if (path === 'having' && Object.keys(having).length === 0) fail(path, 'a condition with at least one field');
     for (const [key, value] of Object.entries(having)) {
         const at = `${path}.${key}`;
         if (LOGICAL.has(key)) {
-            if (Array.isArray(value) || isObject(value)) objects(value, at, (item, p) => checkHaving(model, item, p));
+            if (Array.isArray(value) || isObject(value)) objects(value, at, (item, p) => checkHaving(model, item, p, decimals));
             continue;
         }
         noEmptyConditions(value, at);
         const field = model.scalars.get(key);
         if (!field || !isObject(value)) {
             if (field?.kind === 'Int') checkIntegers(value, at);
-            else if (field?.kind === 'Decimal') checkDecimals(value, at);
+            else if (field?.kind === 'Decimal') checkDecimals(value, at, decimals);
             continue;
         }
         for (const [op, operand] of Object.entries(value)) {
             if (op === '_count' || (field.kind === 'Int' && op !== '_avg')) checkIntegers(operand, `${at}.${op}`);
-            else if (field.kind === 'Decimal') checkDecimals(operand, `${at}.${op}`);
+            else if (field.kind === 'Decimal') checkDecimals(operand, `${at}.${op}`, decimals);
         }
     }
 }

@@ -94,22 +94,59 @@ export function checkFinite(value: unknown, path: string): void {
 }
 
 /**
+ * How many more characters than were sent the Decimal values of one call may take when written out in full: as
+ * many as the adapters' default body limit holds (no value a client writes out itself comes near it).
+ */
+export const MAX_DECIMAL_EXPANSION = 1024 * 1024;
+
+/** What is left of one call's `MAX_DECIMAL_EXPANSION`, spent by `checkDecimals`. */
+export interface DecimalBudget {
+    left: number;
+}
+
+/** The length of `decimal.toFixed()` (how Prisma writes a Decimal out), without building it. */
+function writtenLength(decimal: Decimal): number {
+    if (decimal.isZero()) return 1;
+    const sign = decimal.isNeg() ? 1 : 0;
+    const { e } = decimal;
+    const digits = decimal.sd();
+    if (e < 0) return sign + 2 + (-e - 1) + digits; // 0.000ddd
+    const fraction = Math.max(0, digits - (e + 1));
+    return sign + e + 1 + (fraction > 0 ? fraction + 1 : 0);
+}
+
+/**
  * Every value of a `Decimal` field (a Decimal, a numeric string, a number) must have an exponent the data layer
  * can take: the client writes it out digit by digit, and `"1e900000000"` made it build a string of 900 million
  * characters (the process died of heap exhaustion). A text that is no number is left to the client to report.
+ * Within the range, what the values of one call take written out beyond what was sent is spent from `budget`:
+ * 116,000 times `"1e1000"` (1 MiB) made Prisma hold 116 million digits in the query plan, and keep them after the
+ * answer (the plans of its last 100 queries stay in its debug log).
  */
-export function checkDecimals(value: unknown, path: string): void {
+export function checkDecimals(value: unknown, path: string, budget?: DecimalBudget): void {
     eachLeaf(value, path, (v) => {
         let decimal: Decimal | undefined;
-        if (isDecimal(v)) decimal = v;
-        else if (typeof v === 'string' || typeof v === 'number') {
+        let sent = 0;
+        if (isDecimal(v)) {
+            decimal = v;
+            sent = v.toString().length;
+        } else if (typeof v === 'string' || typeof v === 'number') {
             try {
                 decimal = new Decimal(typeof v === 'string' ? v.trim() : v);
             } catch {
                 return undefined;
             }
+            sent = String(v).length;
         }
-        return decimal && !isDecimalInRange(decimal) && !decimal.isNaN() ? `${DECIMAL_RANGE_MESSAGE} (the field is a Decimal)` : undefined;
+        if (!decimal || decimal.isNaN()) return undefined;
+        if (!isDecimalInRange(decimal)) return `${DECIMAL_RANGE_MESSAGE} (the field is a Decimal)`;
+        if (budget) {
+            budget.left -= Math.max(0, writtenLength(decimal) - sent);
+            if (budget.left < 0) {
+                return `a Decimal the call can take: written out in full, its Decimal values would take more than ${MAX_DECIMAL_EXPANSION} characters beyond those sent (the field is a Decimal)`;
+            }
+        }
+        return undefined;
     });
 }
 

@@ -1,7 +1,7 @@
 import { isObject } from '../common/guards';
 import { uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField, type ScalarKind } from '../common/model-registry';
 import { checkAggregates, checkHaving } from './arg-aggregates';
-import { checkBigInts, checkDecimals, checkDivisor, checkFinite, checkIntegers, checkPaging } from './arg-numbers';
+import { checkBigInts, checkDecimals, checkDivisor, checkFinite, checkIntegers, checkPaging, MAX_DECIMAL_EXPANSION, type DecimalBudget } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import { notStorableAsJson } from '../common/json-storable';
@@ -17,7 +17,7 @@ import { isToOneLongForm } from './write-walk';
  * the numbers it would silently change (arg-numbers.ts).
  */
 
-type Ctx = { registry: ModelRegistry };
+type Ctx = { registry: ModelRegistry; decimals: DecimalBudget };
 
 /** Arguments walked with the model below (filters and writes, where Json values may hold empty keys). */
 const MODEL_WALKED = new Set(['where', 'data', 'create', 'update']);
@@ -64,11 +64,11 @@ function checkJsonFilter(value: Record<string, unknown>, at: string): void {
 }
 
 /** A scalar field's filter or update operation. */
-function checkScalarArg(field: ScalarField, value: unknown, at: string): void {
+function checkScalarArg(c: Ctx, field: ScalarField, value: unknown, at: string): void {
     if (field.kind === 'Int') checkIntegers(value, at);
     else if (field.kind === 'BigInt') checkBigInts(value, at);
     else if (field.kind === 'Float') checkFinite(value, at);
-    else if (field.kind === 'Decimal') checkDecimals(value, at);
+    else if (field.kind === 'Decimal') checkDecimals(value, at, c.decimals);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
     checkJsonFilter(value, at);
@@ -92,7 +92,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
         if (!rel || !target) {
             const scalar = model.scalars.get(key);
             if (scalar) {
-                checkScalarArg(scalar, value, at);
+                checkScalarArg(c, scalar, value, at);
                 continue;
             }
             const compound = uniqueConstraint(model, key);
@@ -102,7 +102,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
             if (compound && isObject(value)) {
                 for (const name of compound.fields) {
                     const field = model.scalars.get(name);
-                    if (field) checkScalarArg(field, value[name], `${at}.${name}`);
+                    if (field) checkScalarArg(c, field, value[name], `${at}.${name}`);
                 }
             }
             continue;
@@ -254,15 +254,19 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
         if (!scalar) noEmptyKeys(value, `${path}.${key}`);
         else if (scalar.kind === 'Json') checkJsonData(value, `${path}.${key}`);
         else {
-            checkScalarArg(scalar, value, `${path}.${key}`);
+            checkScalarArg(c, scalar, value, `${path}.${key}`);
             if (NUMBER_KINDS.has(scalar.kind)) checkDivisor(value, `${path}.${key}`);
         }
     }
 }
 
-/** Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires. */
-export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): void {
-    const c: Ctx = { registry };
+/**
+ * Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires.
+ * `decimals` is what is left of the request's Decimal expansion (`checkDecimals`): shared by the operations of a
+ * transaction; a fresh one for a single call.
+ */
+export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args, decimals: DecimalBudget = { left: MAX_DECIMAL_EXPANSION }): void {
+    const c: Ctx = { registry, decimals };
     for (const [key, value] of Object.entries(args)) {
         // filters and writes are walked below, with the model (Json values may hold empty keys)
         if (!MODEL_WALKED.has(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');
@@ -271,7 +275,7 @@ export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opNa
     checkPaging(args);
     if (args.where !== undefined) checkWhere(c, model, args.where, 'where');
     if (args.cursor !== undefined) checkWhere(c, model, args.cursor, 'cursor');
-    if (args.having !== undefined) checkHaving(model, args.having, 'having');
+    if (args.having !== undefined) checkHaving(model, args.having, 'having', c.decimals);
     checkNestedReads(c, model, args.select, 'select');
     checkNestedReads(c, model, args.include, 'include');
     if (opName === 'upsert') {

@@ -12,6 +12,7 @@ import { hoistGuardedFilters } from './hoist-filters';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkRelationOnlyTarget } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
+import type { DecimalBudget } from './arg-numbers';
 import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls, resolveTypedJsonNulls } from './json-nulls';
@@ -92,6 +93,7 @@ export function prepareCall(
     raw: RawArgs,
     zodSchemas: ZodSchemas | undefined,
     limits?: ArgLimits,
+    decimals?: DecimalBudget,
 ): PreparedCall {
     refuseWithoutIds(model, op);
     const decoded = decodeArgs(raw);
@@ -109,7 +111,7 @@ export function prepareCall(
         }
     }
     checkSelectShape(args, op.name);
-    checkArgStructure(registry, model, op.name, args);
+    checkArgStructure(registry, model, op.name, args, decimals);
     refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     refuseUpsertRelationWrites(registry, model, op.name, args);

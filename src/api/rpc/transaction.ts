@@ -12,6 +12,7 @@ import { readBodyArgs } from './input';
 import type { ArgLimits } from './limits';
 import { checkWriteRecords } from './write-size';
 import { checkFilterValues } from './arg-size';
+import { MAX_DECIMAL_EXPANSION, type DecimalBudget } from './arg-numbers';
 import { findOperation } from './operations';
 import { renderResult } from './output';
 
@@ -51,6 +52,7 @@ function prepareEntry(
     registry: ModelRegistry,
     zodSchemas: ZodSchemas | undefined,
     limits: ArgLimits | undefined,
+    decimals: DecimalBudget,
 ): PreparedCall {
     const where = `operation #${index}`;
     if (!isPlainObject(entry)) {
@@ -71,7 +73,7 @@ function prepareEntry(
     }
     const raw = readBodyArgs(entry.args, op.requiresArgs, `arguments of ${where}`);
     try {
-        return prepareCall(prisma, registry, model, op, raw, zodSchemas, limits);
+        return prepareCall(prisma, registry, model, op, raw, zodSchemas, limits, decimals);
     } catch (err) {
         if (err instanceof Error) {
             err.message = `${where}: ${err.message}`;
@@ -105,8 +107,10 @@ export async function runSequentialTransaction(
     // the filter values are counted as the entries are prepared: no more than the bound is validated past it
     const maxValues = options.limits?.maxFilterValues;
     let filterValues = 0;
+    // the Decimal values of all the operations together may take MAX_DECIMAL_EXPANSION more characters written out
+    const decimals: DecimalBudget = { left: MAX_DECIMAL_EXPANSION };
     const calls = entries.map((entry, i) => {
-        const call = prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits);
+        const call = prepareEntry(entry, i, prisma, registry, zodSchemas, options.limits, decimals);
         filterValues += call.filterValues;
         if (maxValues !== undefined) checkFilterValues(filterValues, maxValues, 'one transaction');
         return call;
