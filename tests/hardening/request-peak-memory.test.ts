@@ -1,3 +1,4 @@
+import { includeOf } from '../rpc/support';
 import { seededWorkerServerForFile, type WorkerServer } from './support/server-worker';
 
 /**
@@ -47,6 +48,14 @@ describe('filter lists beyond maxFilterValues are refused before the ORM compile
         for (const answer of answers) {
             expect(answer).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^operation #0: too many values in the filters of one call: 150000 /) } } });
         }
+    });
+
+    it('a 1 MiB include naming 40,000 relations: a 400 within the heap limit (it ran the server out of 2 GB)', async () => {
+        const body = findPosts({ take: 1, include: includeOf('post', 40_000) });
+        expect(JSON.stringify(body).length).toBeLessThan(1024 * 1024);
+        const answer = await post(worker.server, '/rpc/$transaction/sequential', body);
+        expect(worker.server.crashed).toBeUndefined();
+        expect(answer).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^operation #0: too many relations read by one call/) } } });
         // and it still answers an ordinary read
         expect(await post(worker.server, '/rpc/$transaction/sequential', findPosts({ select: { title: true } }))).toEqual({ status: 200, body: { data: [[{ title: 'visible' }]] } });
     });

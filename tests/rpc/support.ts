@@ -98,3 +98,37 @@ export function captureLogger(): LoggerConfig & { lines: string[] } {
     };
     return { lines, debug: keep, info: keep, warn: keep, error: keep };
 }
+
+/** The blog schema's relations (`includeOf`): model → relation → target. */
+const RELATIONS: Record<string, Record<string, string>> = {
+    user: { posts: 'post', profile: 'profile', allTypes: 'allTypes' },
+    post: { author: 'user', comments: 'comment' },
+    comment: { post: 'post' },
+    profile: { user: 'user' },
+    allTypes: { owner: 'user' },
+};
+
+/** An `include` of `model` naming exactly `n` relations, breadth first (`true` where nothing is included below). */
+/** (For the blog schema.) */
+export function includeOf(model: string, n: number): Record<string, unknown> {
+    const root: Record<string, unknown> = {};
+    const queue: Array<[string, Record<string, unknown>]> = [[model, root]];
+    let left = n;
+    for (let i = 0; i < queue.length && left > 0; i++) {
+        const [m, include] = queue[i];
+        for (const [name, target] of Object.entries(RELATIONS[m])) {
+            if (left-- === 0) break;
+            const below: Record<string, unknown> = {};
+            include[name] = { include: below };
+            queue.push([target, below]);
+        }
+    }
+    const leaves = (include: Record<string, unknown>): Record<string, unknown> => {
+        for (const [name, entry] of Object.entries(include)) {
+            const below = (entry as { include: Record<string, unknown> }).include;
+            include[name] = Object.keys(below).length === 0 ? true : { include: leaves(below) };
+        }
+        return include;
+    };
+    return leaves(root);
+}

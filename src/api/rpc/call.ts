@@ -21,7 +21,7 @@ import { delegateOf } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
 import { checkWriteRecords, countWriteRecords } from './write-size';
-import { checkFilterValues } from './arg-size';
+import { checkFilterValues, checkIncludedRelations, countIncludedRelations } from './arg-size';
 import { checkSetItems, copyTree, findSetSites, rewriteSets } from './relation-set';
 import { findOneToOneSites, guardOneToOne, hasOneToOneSites } from './one-to-one';
 import { detachCompoundDisconnects, hasCompoundDisconnects } from './compound-disconnect';
@@ -99,6 +99,8 @@ export function prepareCall(
     const decoded = decodeArgs(raw);
     // before anything else walks the arguments: their size is what is bounded
     if (limits?.maxFilterValues !== undefined) checkFilterValues(decoded.listed, limits.maxFilterValues);
+    const maxRelations = limits?.maxIncludedRelations;
+    if (maxRelations !== undefined && maxRelations !== Infinity) checkIncludedRelations(countIncludedRelations(registry, model, decoded.args, maxRelations), maxRelations);
     const writeRecords = countWriteRecords(registry, model, op.name, decoded.args);
     if (limits?.maxWriteRecords !== undefined) checkWriteRecords(writeRecords, limits.maxWriteRecords);
     const { args: received, slots: jsonNulls, forValidation } = resolveTypedJsonNulls(registry, model, op.name, decoded.args, decoded.jsonNulls);

@@ -10,7 +10,7 @@ import { resolveRoute } from './router';
 import { checkLimitOptions, type ArgLimits } from './limits';
 import { runSequentialTransaction } from './transaction';
 import { DEFAULT_MAX_WRITE_RECORDS } from './write-size';
-import { DEFAULT_MAX_FILTER_VALUES } from './arg-size';
+import { DEFAULT_MAX_FILTER_VALUES, DEFAULT_MAX_INCLUDED_RELATIONS } from './arg-size';
 
 export interface RPCApiHandlerOptions extends ArgLimits {
     /** Most operations one `$transaction/sequential` request may hold (default 100). */
@@ -76,6 +76,7 @@ export function RPCApiHandler(options: RPCApiHandlerOptions = {}): HandleRequest
             maxDepth: options.maxDepth,
             maxWriteRecords: options.maxWriteRecords ?? DEFAULT_MAX_WRITE_RECORDS,
             maxFilterValues: options.maxFilterValues ?? DEFAULT_MAX_FILTER_VALUES,
+            maxIncludedRelations: options.maxIncludedRelations ?? DEFAULT_MAX_INCLUDED_RELATIONS,
         },
     };
     const handler: HandleRequestFn = async (ctx: RequestContext): Promise<Response> => {

@@ -20,6 +20,11 @@ export interface ArgLimits {
      * more is a 400. On by default (10,000); `Infinity` turns it off.
      */
     maxFilterValues?: number;
+    /**
+     * Most relations one call may read through `include` and `select`, counted each time one is named at any depth
+     * (arg-size.ts); more is a 400. On by default (100); `Infinity` turns it off.
+     */
+    maxIncludedRelations?: number;
 }
 
 const DEPTH_CHECKED = ['where', 'include', 'select', 'orderBy', 'having'];
@@ -32,7 +37,7 @@ export function checkLimitOptions(limits: ArgLimits): void {
             throw new Error(`RPCApiHandler: "${name}" must be a positive integer, got ${String(value)}`);
         }
     }
-    for (const name of ['maxWriteRecords', 'maxFilterValues'] as const) {
+    for (const name of ['maxWriteRecords', 'maxFilterValues', 'maxIncludedRelations'] as const) {
         const value = limits[name];
         if (value !== undefined && value !== Infinity && (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)) {
             throw new Error(`RPCApiHandler: "${name}" must be a positive integer or Infinity, got ${String(value)}`);
