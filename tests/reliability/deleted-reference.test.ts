@@ -5,7 +5,7 @@ import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { Response } from '../../src/types';
 import { driverAdapter } from '../support/generated';
-import { describePg, requirePg } from '../support/postgres';
+import { describePg, pgAdminQuery, requirePg } from '../support/postgres';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { hookStatement, writesTo } from './support/statement-hook';
 
@@ -19,6 +19,8 @@ import { hookStatement, writesTo } from './support/statement-hook';
  * PostgreSQL the old source answered 400 P2003 for all but one of them. On SQLite the request's transaction holds the
  * write lock from its first statement: the delete is refused, and the request succeeds as if nobody had tried.
  * A foreign-key violation of a record being deleted while others reference it stays a 400 (nothing to map).
+ * PostgreSQL tells the two violations apart only in its message, which follows the server's `lc_messages`: both suites
+ * also run with the messages in German.
  */
 
 type Send = (path: string, body: unknown) => Promise<Response>;
@@ -85,7 +87,39 @@ async function deleterFor(s: TestSchema): Promise<Deleter> {
     };
 }
 
-function suite(provider: Provider): void {
+const GERMAN = 'de_DE.UTF-8';
+
+/**
+ * Makes PostgreSQL answer every new session of the test's database in German (as a server whose `lc_messages` came from
+ * a German system at `initdb`), and checks that it does. False, with a visible note, where the server's machine has no
+ * German locale (`localedef -i de_DE -f UTF-8 de_DE.UTF-8` adds it; restart the server after). `insertNamingNothing` is an INSERT whose foreign key
+ * names no row.
+ */
+async function speakGerman(s: TestSchema, insertNamingNothing: string): Promise<boolean> {
+    const database = new URL(s.databaseUrl).pathname.slice(1);
+    try {
+        await pgAdminQuery(`ALTER DATABASE "${database}" SET lc_messages TO '${GERMAN}'`);
+    } catch (err) {
+        if ((err as { code?: unknown }).code !== '22023') throw err;
+        // eslint-disable-next-line no-console
+        console.warn(`SKIPPED: the PostgreSQL server has no ${GERMAN} locale; the suites with German messages did not run`);
+        return false;
+    }
+    const probe = new Client({ connectionString: s.databaseUrl });
+    await probe.connect();
+    try {
+        const violation = await probe.query(insertNamingNothing).then(
+            () => undefined,
+            (err: Error & { code?: string }) => `${err.code} ${err.message}`,
+        );
+        expect(violation).toMatch(/^23503 .*Fremdschlüssel/);
+    } finally {
+        await probe.end();
+    }
+    return true;
+}
+
+function suite(provider: Provider, german = false): void {
     let s: TestSchema | undefined;
     let deleter: Deleter;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -99,6 +133,11 @@ function suite(provider: Provider): void {
         await s.prisma.user.create({ data: { id: 1, email: 'author@deleted-reference.test' } });
         await s.prisma.post.create({ data: { id: 1, title: 'home', published: true, authorId: 1 } });
         await s.prisma.comment.create({ data: { id: 1, content: 'moved about', postId: 1 } });
+        if (german && !(await speakGerman(s, `INSERT INTO "Comment" (id, content, "postId") VALUES (-1, 'x', -1)`))) {
+            await s.cleanup();
+            s = undefined;
+            return;
+        }
         deleter = await deleterFor(s);
         const comments = writesTo('Comment');
         const hooked = (factory: object): object =>
@@ -159,6 +198,7 @@ function suite(provider: Provider): void {
 
 describe('a related record deleted while a write links it [sqlite]', () => suite('sqlite'));
 describePg('a related record deleted while a write links it', () => suite('postgresql'));
+describePg('a related record deleted while a write links it, messages in German', () => suite('postgresql', true));
 
 /**
  * The other foreign-key violation: a record deleted while rows still reference it (a required relation, Prisma's
@@ -182,15 +222,25 @@ model Pet {
 }
 `;
 
-function referencedSuite(provider: Provider): void {
+function referencedSuite(provider: Provider, german = false): void {
     let s: TestSchema | undefined;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let client: any;
     beforeAll(async () => {
         if (provider === 'postgresql' && !(await requirePg())) return;
         s = await loadSchema(OWNERS, { provider });
         await s.prisma.owner.create({ data: { id: 1, pets: { create: { id: 1 } } } });
         await s.prisma.owner.create({ data: { id: 2, hidden: true, pets: { create: { id: 2 } } } });
+        if (german && !(await speakGerman(s, 'INSERT INTO "Pet" (id, "ownerId") VALUES (-1, -1)'))) {
+            await s.cleanup();
+            s = undefined;
+            return;
+        }
+        // sessions opened from here on, so in the language just set
+        client = s.createClient(withTransactionCleanup(await driverAdapter(provider, s.databaseUrl)));
     });
     afterAll(async () => {
+        await client?.$disconnect();
         await s?.cleanup();
     });
 
@@ -199,7 +249,7 @@ function referencedSuite(provider: Provider): void {
         ['hidden', 2, 'deleteMany'],
     ])('JSON:API and RPC deletes of a referenced %s record answer 400, and delete nothing', async (_kind, id, op) => {
         if (!s) return;
-        const prisma = s.enhance();
+        const prisma = s.enhanceClient(client);
         const rest = await RestApiHandler({ endpoint: 'http://localhost/api' })({ method: 'DELETE', path: `/owner/${id}`, query: {}, prisma, modelMeta: s.modelMeta, logger: null });
         const rpc = await RPCApiHandler()({ method: 'DELETE', path: `/owner/${op}`, query: { q: JSON.stringify({ where: { id } }) }, prisma, modelMeta: s.modelMeta, logger: null });
         expect([rest.status, (rest.body as { errors: { ormCode?: string }[] }).errors[0].ormCode]).toEqual([400, 'P2003']);
@@ -210,3 +260,4 @@ function referencedSuite(provider: Provider): void {
 
 describe('a delete of a record others reference [sqlite]', () => referencedSuite('sqlite'));
 describePg('a delete of a record others reference', () => referencedSuite('postgresql'));
+describePg('a delete of a record others reference, messages in German', () => referencedSuite('postgresql', true));

@@ -40,22 +40,27 @@ export function isRetryableConflict(err: unknown): boolean {
     return cause?.kind === 'TransactionWriteConflict' || state === '40001' || state === '40P01';
 }
 
-/** PostgreSQL's message for a written row whose foreign key names no row (a delete of a referenced row says "update or delete on table"). */
-const WRITTEN_ROW_REFERENCE = /^insert or update on table /;
+/**
+ * PostgreSQL's message, in English (the default `lc_messages`), for a foreign-key violation of a row being deleted, or
+ * its key changed, while others still reference it. A written row naming no row says "insert or update on table".
+ */
+const REFERENCED_ROW = /^update or delete on table /;
 
 /**
- * A foreign-key violation of the row being written: it names a related row that does not exist (P2003 from an insert
- * or update of the referencing row). Not one of a row being deleted (or its key changed) while others still
- * reference it, which is a conflict with those rows. Told apart by the database's own account: SQLite's extended
- * result code, PostgreSQL's message (in English, the default `lc_messages`; under another language it is not recognised,
- * and the violation is answered as any other).
+ * A foreign-key violation that may be one of the row being written: it names a related row that does not exist (P2003
+ * from an insert or update of the referencing row), rather than a row being deleted (or its key changed) while others
+ * still reference it, which is a conflict with those rows. SQLite reports only the first kind here. PostgreSQL reports
+ * both under SQLSTATE 23503 and tells them apart only in its message, which follows the server's `lc_messages`: the
+ * English message of the second kind is recognised and excluded, and a message in another language may be either.
+ * Callers therefore only use this to look again (run the write once more, look up the records the request names),
+ * never to decide an answer on its own.
  */
 export function isMissingReference(err: unknown): boolean {
     const cause = driverCause(err);
     if (cause?.kind !== 'ForeignKeyConstraintViolation') return false;
     const state = stateOf(cause);
     if (state === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;
-    return state === '23503' && typeof cause.originalMessage === 'string' && WRITTEN_ROW_REFERENCE.test(cause.originalMessage);
+    return state === '23503' && !(typeof cause.originalMessage === 'string' && REFERENCED_ROW.test(cause.originalMessage));
 }
 
 /**

@@ -92,8 +92,10 @@ export async function guardedWrite<T>(req: RestRequest, target: WriteTarget, wri
         // (a create in another user's hidden project that reuses a task number of it), where any other
         // failure naming that record answers the 404 of a missing one; and a foreign key of the written row naming
         // no row: a related record the body names was deleted after the handler or ZenStack found it, answered as a
-        // record that was never there is (a delete of a record others still reference is not explained: a 400)
-        if (kind === 'policy' || kind === 'not-found' || kind === 'unique' || (kind === 'not-readable' && target.noChange) || isMissingReference(err)) {
+        // record that was never there is. Only when the body names records: a delete of a record others still
+        // reference is no missing reference, and stays a 400 whatever language the database reports it in
+        const missingReference = target.identifiers.length > 0 && isMissingReference(err);
+        if (kind === 'policy' || kind === 'not-found' || kind === 'unique' || (kind === 'not-readable' && target.noChange) || missingReference) {
             let explained: RestError | undefined;
             try {
                 explained = await explainFailure(req, target);
