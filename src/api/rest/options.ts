@@ -10,6 +10,13 @@ export interface RestApiHandlerOptions {
     maxIncludeDepth?: number;
     /** Most `filter[...]` parameters per request (default 32). */
     maxFilters?: number;
+    /**
+     * Most records one read may hold at worst through its page and `include` (default 110,000; `Infinity`: off): the
+     * page size (1 for a single resource) times one plus, summed over the included relationships, the product of the
+     * caps on the way to each (`pageSize + 1` per to-many relationship, 1 per to-one one). A larger read is a 400
+     * `invalid-include` before the database is asked.
+     */
+    maxIncludedRecords?: number;
     /** Separator of compound id values in URLs and `id` members (default `_`). */
     idDivider?: string;
     /**
@@ -31,6 +38,13 @@ export interface RestApiHandlerOptions {
     urlSegmentCharset?: string;
 }
 
+/**
+ * `maxIncludedRecords` unless configured: the most records one read may hold at worst through its page and `include`
+ * (query/include.ts). Admits a page of 1000 with one to-many relationship and to-one ones included (1000 × 104), or
+ * two to-many levels deep on pages of up to 10 records; a read at the bound made the server hold about 60 MB.
+ */
+export const DEFAULT_MAX_INCLUDED_RECORDS = 110_000;
+
 /** Normalized, validated options. */
 export interface RestConfig {
     /** Endpoint without trailing slash. */
@@ -39,6 +53,7 @@ export interface RestConfig {
     maxPageSize: number;
     maxIncludeDepth: number;
     maxFilters: number;
+    maxIncludedRecords: number;
     idDivider: string;
     modelNameMapping: Readonly<Record<string, string>>;
     externalIdMapping: Readonly<Record<string, string>>;
@@ -99,6 +114,7 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
         maxPageSize: Number.isFinite(givenMax) ? givenMax : Math.max(1000, pageSize === Infinity ? 1000 : pageSize),
         maxIncludeDepth: positiveInt('maxIncludeDepth', options.maxIncludeDepth, 4),
         maxFilters: positiveInt('maxFilters', options.maxFilters, 32),
+        maxIncludedRecords: positiveInt('maxIncludedRecords', options.maxIncludedRecords, DEFAULT_MAX_INCLUDED_RECORDS, true),
         idDivider,
         modelNameMapping,
         externalIdMapping,

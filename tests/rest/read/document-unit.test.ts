@@ -73,7 +73,7 @@ describe('document builder', () => {
 
     it('deduplicates included resources and never repeats primary data', () => {
         const builder = new DocumentBuilder('_');
-        const tree = parseInclude(post, 'author.posts', 4);
+        const tree = parseInclude(post, 'author.posts', 4, 101).tree;
         const alice = { id: 1, email: 'a', name: 'A', role: 'USER', profile: null };
         const p1 = { id: 1, title: 't1', createdAt: new Date(0), published: true, viewCount: 0, authorId: 1 };
         const p2 = { id: 2, title: 't2', createdAt: new Date(0), published: true, viewCount: 0, authorId: 1 };

@@ -138,7 +138,7 @@ describe('query parameters → Prisma arguments', () => {
     });
 
     it('parses include trees and sparse fieldsets', () => {
-        const tree = parseInclude(post, 'author.posts,comments,author.profile', 4);
+        const tree = parseInclude(post, 'author.posts,comments,author.profile', 4, 101).tree;
         expect([...tree.keys()]).toEqual(['author', 'comments']);
         expect([...tree.get('author')!.keys()]).toEqual(['posts', 'profile']);
         const fields = parseFields(schema, [
@@ -146,6 +146,16 @@ describe('query parameters → Prisma arguments', () => {
             ['post', 'viewCount'],
         ]);
         expect([...fields!.get('post')!]).toEqual(['title', 'author', 'viewCount']);
+    });
+
+    it('counts the records an include tree may reach per primary record, each relationship once', () => {
+        // author 1, author.posts 101, author.profile 1, comments 101 (author named twice: counted once)
+        expect(parseInclude(post, 'author.posts,comments,author.profile,author', 4, 101).reach).toBe(204);
+        // a cycle multiplies: 1 + 101 + 101 × 1 + 101 × 101
+        expect(parseInclude(post, 'author.posts.author.posts', 4, 101).reach).toBe(10_404);
+        // the first relationship's cap given apart (a relationship endpoint's page)
+        expect(parseInclude(post, 'comments.post.comments', 4, 101, 10).reach).toBe(10 + 10 + 1010);
+        expect(parseInclude(post, '', 4, 101).reach).toBe(0);
     });
 });
 
@@ -170,7 +180,7 @@ describe('select builder', () => {
     });
 
     it('nests the selects of included relationships, capping to-many at the page size (one more read, to tell that there are more)', () => {
-        const tree = parseInclude(post, 'comments,author', 4);
+        const tree = parseInclude(post, 'comments,author', 4, 101).tree;
         const fields = parseFields(schema, [
             ['comment', 'content'],
             ['user', 'email'],

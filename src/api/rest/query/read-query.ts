@@ -4,11 +4,11 @@ import { RestError } from '../errors';
 import type { RestModel, RestRelationship } from '../schema';
 import { parseFields } from './fields';
 import { buildFilter, type FilterContext } from './filter';
-import { parseInclude } from './include';
+import { checkIncludedRecords, parseInclude } from './include';
 import { parsePage } from './page';
 import { parseParams, type Family, type ParsedParams, type QueryEntry } from './params';
 import { parseSort } from './sort';
-import type { CollectionQuery, DocumentQuery, IncludeTree } from './types';
+import type { CollectionQuery, DocumentQuery, IncludeTree, PageQuery } from './types';
 import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
 
 /** Query parameters of each kind of read endpoint, parsed and checked before any database access. */
@@ -22,17 +22,24 @@ export interface Parsed<Q> {
     entries: QueryEntry[];
 }
 
-function documentPart(req: RestRequest, model: RestModel, params: ParsedParams): DocumentQuery {
-    return {
-        include: params.include === undefined ? undefined : parseInclude(model, params.include, req.config.maxIncludeDepth),
-        fields: parseFields(req.schema, params.fields),
-    };
+/** The records an included to-many relationship reads per parent (select.ts): one more than a page. */
+const toManyCap = (req: RestRequest): number => req.config.pageSize + 1;
+
+/** `include` and `fields` of a read of `primary` records (a page, or one resource). */
+function documentPart(req: RestRequest, model: RestModel, params: ParsedParams, primary: number): DocumentQuery {
+    let include: IncludeTree | undefined;
+    if (params.include !== undefined) {
+        const parsed = parseInclude(model, params.include, req.config.maxIncludeDepth, toManyCap(req));
+        checkIncludedRecords(primary, parsed.reach, req.config.maxIncludedRecords);
+        include = parsed.tree;
+    }
+    return { include, fields: parseFields(req.schema, params.fields) };
 }
 
 /** For single-resource reads (and write responses): `include` and `fields` only. */
 export function parseDocumentQuery(req: RestRequest, model: RestModel): Parsed<DocumentQuery> {
     const params = parseParams(req.query, DOCUMENT_FAMILIES, 'a single resource');
-    return { query: documentPart(req, model, params), entries: params.entries };
+    return { query: documentPart(req, model, params, 1), entries: params.entries };
 }
 
 function filterContext(req: RestRequest): FilterContext {
@@ -51,12 +58,13 @@ function filterContext(req: RestRequest): FilterContext {
 /** For collections of `model` (`/:type`, to-many `/:type/:id/:rel`). */
 export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed<CollectionQuery> {
     const params = parseParams(req.query, COLLECTION_FAMILIES, 'this endpoint');
+    const page = parsePage(params.page, req.config);
     return {
         query: {
-            ...documentPart(req, model, params),
+            ...documentPart(req, model, params, page.limit),
             where: buildFilter(model, params.filters, filterContext(req)),
             orderBy: parseSort(model, params.sort, req.config.maxIncludeDepth),
-            page: parsePage(params.page, req.config),
+            page,
         },
         entries: params.entries,
     };
@@ -68,10 +76,11 @@ export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed
  * so that every included resource is reachable from the linkage. Returns the tree below the relationship
  * (relative to its target); any other path is a 400 `invalid-include`.
  */
-function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelationship, text: string | undefined): IncludeTree | undefined {
+function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelationship, text: string | undefined, page: PageQuery): IncludeTree | undefined {
     if (text === undefined) return undefined;
     // the relationship itself does not count against the depth: the paths below it reach as far as on its related endpoint
-    const tree = parseInclude(parent, text, req.config.maxIncludeDepth + 1);
+    const { tree, reach } = parseInclude(parent, text, req.config.maxIncludeDepth + 1, toManyCap(req), page.limit);
+    checkIncludedRecords(1, reach, req.config.maxIncludedRecords);
     for (const name of tree.keys()) {
         if (name !== rel.name) {
             throw new RestError('invalid-include', `include paths on a relationship endpoint go through its relationship ("${rel.name}" or "${rel.name}.…"), not "${name}"`, {
@@ -95,7 +104,8 @@ export interface RelationshipQuery extends Parsed<CollectionQuery> {
 export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel: RestRelationship): RelationshipQuery {
     const target = rel.target;
     const params = parseParams(req.query, rel.isArray ? COLLECTION_FAMILIES : DOCUMENT_FAMILIES, `${rel.isArray ? 'to-many' : 'to-one'} relationship endpoints`);
-    const include = relationshipInclude(req, parent, rel, params.include);
+    const page = parsePage(params.page, req.config);
+    const include = relationshipInclude(req, parent, rel, params.include, page);
     return {
         emptyInclude: params.include !== undefined && include === undefined,
         query: {
@@ -103,7 +113,7 @@ export function parseRelationshipQuery(req: RestRequest, parent: RestModel, rel:
             fields: parseFields(req.schema, params.fields),
             where: rel.isArray ? buildFilter(target, params.filters, filterContext(req)) : undefined,
             orderBy: rel.isArray ? parseSort(target, params.sort, req.config.maxIncludeDepth) : [],
-            page: parsePage(params.page, req.config),
+            page,
         },
         entries: params.entries,
     };
