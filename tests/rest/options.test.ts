@@ -14,6 +14,8 @@ describe('RestApiHandler options', () => {
         [{ endpoint: 'http://x/api', pageSize: 50, maxPageSize: 10 }, /"pageSize" \(50\) must not exceed "maxPageSize" \(10\)/],
         [{ endpoint: 'http://x/api', maxPageSize: Infinity }, /"maxPageSize" must be a positive integer/],
         [{ endpoint: 'http://x/api', maxIncludeDepth: 0 }, /"maxIncludeDepth"/],
+        [{ endpoint: 'http://x/api', maxIncludedRecords: 0 }, /"maxIncludedRecords" must be a positive integer or Infinity/],
+        [{ endpoint: 'http://x/api', maxIncludedRecords: 1.5 }, /"maxIncludedRecords"/],
         [{ endpoint: 'http://x/api', idDivider: '' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', idDivider: '/' }, /"idDivider"/],
         [{ endpoint: 'http://x/api', idDivider: '%' }, /"idDivider"/],
@@ -27,6 +29,8 @@ describe('RestApiHandler options', () => {
         { endpoint: 'http://x/api' },
         { endpoint: 'https://x/api/', pageSize: Infinity },
         { endpoint: 'http://x', pageSize: 5, idDivider: '~' },
+        { endpoint: 'http://x', maxIncludedRecords: Infinity },
+        { endpoint: 'http://x', maxIncludedRecords: 1 },
         // as @zenstackhq/server 2.x: a null mapping is no mapping
         { endpoint: 'http://x', modelNameMapping: null, externalIdMapping: null } as never,
         { endpoint: 'http://x', modelNameMapping: { User: 'users' }, externalIdMapping: { User: 'email' }, urlSegmentCharset: 'a-z0-9@.%' },

@@ -14,7 +14,8 @@ export interface RestApiHandlerOptions {
      * Most records one read may hold at worst through its page and `include` (default 110,000; `Infinity`: off): the
      * page size (1 for a single resource) times one plus, summed over the included relationships, the product of the
      * caps on the way to each (`pageSize + 1` per to-many relationship, 1 per to-one one). A larger read is a 400
-     * `invalid-include` before the database is asked.
+     * `invalid-include` before the database is asked. A `pageSize` above 329 raises the default to `pageSize ×
+     * (pageSize + 4)`, so that a default page with one to-many relationship and to-one ones included still passes.
      */
     maxIncludedRecords?: number;
     /** Separator of compound id values in URLs and `id` members (default `_`). */
@@ -44,6 +45,11 @@ export interface RestApiHandlerOptions {
  * two to-many levels deep on pages of up to 10 records; a read at the bound made the server hold about 60 MB.
  */
 export const DEFAULT_MAX_INCLUDED_RECORDS = 110_000;
+
+/** The default `maxIncludedRecords` for `pageSize`: never below a default page with one to-many relationship and three to-one ones included. */
+function defaultIncludedRecords(pageSize: number): number {
+    return Number.isFinite(pageSize) ? Math.max(DEFAULT_MAX_INCLUDED_RECORDS, pageSize * (pageSize + 4)) : DEFAULT_MAX_INCLUDED_RECORDS;
+}
 
 /** Normalized, validated options. */
 export interface RestConfig {
@@ -114,7 +120,7 @@ export function normalizeOptions(options: RestApiHandlerOptions | undefined): Re
         maxPageSize: Number.isFinite(givenMax) ? givenMax : Math.max(1000, pageSize === Infinity ? 1000 : pageSize),
         maxIncludeDepth: positiveInt('maxIncludeDepth', options.maxIncludeDepth, 4),
         maxFilters: positiveInt('maxFilters', options.maxFilters, 32),
-        maxIncludedRecords: positiveInt('maxIncludedRecords', options.maxIncludedRecords, DEFAULT_MAX_INCLUDED_RECORDS, true),
+        maxIncludedRecords: positiveInt('maxIncludedRecords', options.maxIncludedRecords, defaultIncludedRecords(pageSize), true),
         idDivider,
         modelNameMapping,
         externalIdMapping,

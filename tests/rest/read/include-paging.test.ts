@@ -53,3 +53,20 @@ describe('included to-many relationships longer than pageSize', () => {
         expect(Object.keys(all.data.relationships.posts.links)).toEqual(['self', 'related']);
     });
 });
+
+describe('maxIncludedRecords follows a large pageSize', () => {
+    let api: Api;
+    beforeAll(async () => {
+        api = await blogApi();
+    });
+    afterAll(() => api.s.cleanup());
+
+    it('a default page of 1000 with a to-many relationship and to-one ones included passes; a second to-many level does not', async () => {
+        // pageSize 1000: 1000 × (1 + 1 + 1001) = 1,003,000 records at worst, within 1000 × 1004
+        const big = makeApi(api.s, { pageSize: 1000 });
+        expect((await big.get('/post', { include: 'author,comments' })).status).toBe(200);
+        const refused = await big.get('/post', { include: 'comments.post.comments' });
+        expect(refused.status).toBe(400);
+        expect(big.body(refused).errors[0]).toMatchObject({ code: 'invalid-include', detail: expect.stringMatching(/the limit is 1004000 \(see the "maxIncludedRecords" option\)/) });
+    });
+});
