@@ -11,11 +11,12 @@ export interface RestApiHandlerOptions {
     /** Most `filter[...]` parameters per request (default 32). */
     maxFilters?: number;
     /**
-     * Most records one read may hold at worst through its page and `include` (default 110,000; `Infinity`: off): the
-     * page size (1 for a single resource) times one plus, summed over the included relationships, the product of the
-     * caps on the way to each (`pageSize + 1` per to-many relationship, 1 per to-one one). A larger read is a 400
-     * `invalid-include` before the database is asked. A `pageSize` above 329 raises the default to `pageSize ×
-     * (pageSize + 4)`, so that a default page with one to-many relationship and to-one ones included still passes.
+     * Most records one read may hold more than once, at worst, through include paths from a shared relationship on (a
+     * to-one relationship of a one-to-many relation, or a many-to-many one): the page size (1 for a single resource)
+     * times, summed over such paths' relationships, the product of the caps on the way (`pageSize + 1` per to-many
+     * relationship, 1 per to-one one). A larger read is a 400 `invalid-include` before the database is asked. Default
+     * 110,000, or `pageSize × (pageSize + 4)` when larger (a `pageSize` above 329), so that a default page with
+     * `author.posts` included still passes; `Infinity`: off.
      */
     maxIncludedRecords?: number;
     /** Separator of compound id values in URLs and `id` members (default `_`). */
@@ -40,13 +41,13 @@ export interface RestApiHandlerOptions {
 }
 
 /**
- * `maxIncludedRecords` unless configured: the most records one read may hold at worst through its page and `include`
- * (query/include.ts). Admits a page of 1000 with one to-many relationship and to-one ones included (1000 × 104), or
- * two to-many levels deep on pages of up to 10 records; a read at the bound made the server hold about 60 MB.
+ * `maxIncludedRecords` unless configured: the most records one read may hold more than once, at worst, through `include`
+ * (query/include.ts). Admits `/post?include=author.posts&page[limit]=1000` (1000 × 102 records), which made the
+ * server hold about 60 MB, and `/user?include=posts.author.posts` on pages of up to 10.
  */
 export const DEFAULT_MAX_INCLUDED_RECORDS = 110_000;
 
-/** The default `maxIncludedRecords` for `pageSize`: never below a default page with one to-many relationship and three to-one ones included. */
+/** The default `maxIncludedRecords` for `pageSize`: never below a default page with a shared to-one relationship and a to-many one below it (`author.posts`) included. */
 function defaultIncludedRecords(pageSize: number): number {
     return Number.isFinite(pageSize) ? Math.max(DEFAULT_MAX_INCLUDED_RECORDS, pageSize * (pageSize + 4)) : DEFAULT_MAX_INCLUDED_RECORDS;
 }

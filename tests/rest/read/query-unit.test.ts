@@ -148,13 +148,15 @@ describe('query parameters → Prisma arguments', () => {
         expect([...fields!.get('post')!]).toEqual(['title', 'author', 'viewCount']);
     });
 
-    it('counts the records an include tree may reach per primary record, each relationship once', () => {
-        // author 1, author.posts 101, author.profile 1, comments 101 (author named twice: counted once)
-        expect(parseInclude(post, 'author.posts,comments,author.profile,author', 4, 101).reach).toBe(204);
+    it('counts the records an include tree may hold more than once per primary record, each relationship once', () => {
+        // author 1, author.posts 101, author.profile 1 (author named twice: counted once); comments have one post each
+        expect(parseInclude(post, 'author.posts,comments,author.profile,author', 4, 101).reach).toBe(103);
+        expect(parseInclude(post, 'comments', 4, 101).reach).toBe(0);
+        expect(parseInclude(user, 'posts.comments,profile', 4, 101).reach).toBe(0);
         // a cycle multiplies: 1 + 101 + 101 × 1 + 101 × 101
         expect(parseInclude(post, 'author.posts.author.posts', 4, 101).reach).toBe(10_404);
-        // the first relationship's cap given apart (a relationship endpoint's page)
-        expect(parseInclude(post, 'comments.post.comments', 4, 101, 10).reach).toBe(10 + 10 + 1010);
+        // the first relationship's cap given apart (a relationship endpoint's page): comments.post is shared
+        expect(parseInclude(post, 'comments.post.comments', 4, 101, 10).reach).toBe(10 + 1010);
         expect(parseInclude(post, '', 4, 101).reach).toBe(0);
     });
 });
