@@ -20,12 +20,6 @@ export interface ParsedInclude {
 }
 
 /**
- * Parses `include=a,b.c` against the relationships of `model`; unknown paths, empty paths in a list (`a,`) and paths
- * deeper than `maxDepth` are 400. An empty value is an empty tree: JSON:API 1.1 reads it as "no related resources",
- * in a compound document all the same (an empty `included`). `toManyCap`: the records read per parent through an
- * included to-many relationship (`pageSize + 1`); `firstCap` overrides it for the relationships at the top.
- */
-/**
  * Whether different parents may reach the same record through `rel`: a to-one relationship of a one-to-many relation
  * (the posts of a page share their author) or a many-to-many one. From then on a path may hold a record once per
  * parent: `author.posts` holds each post of an author once for each of the author's posts on the page. Through the
@@ -36,6 +30,12 @@ function shares(rel: RestRelationship): boolean {
     return rel.isArray ? rel.field.manyToMany : !rel.field.oneToOne;
 }
 
+/**
+ * Parses `include=a,b.c` against the relationships of `model`; unknown paths, empty paths in a list (`a,`) and paths
+ * deeper than `maxDepth` are 400. An empty value is an empty tree: JSON:API 1.1 reads it as "no related resources",
+ * in a compound document all the same (an empty `included`). `toManyCap`: the records read per parent through an
+ * included to-many relationship (`pageSize + 1`); `firstCap` overrides it for the relationships at the top.
+ */
 export function parseInclude(model: RestModel, text: string, maxDepth: number, toManyCap: number, firstCap = toManyCap): ParsedInclude {
     const root: MutableTree = new Map();
     let reach = 0;
