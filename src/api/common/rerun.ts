@@ -49,7 +49,8 @@ const REFERENCED_ROW = /^update or delete on table /;
 /**
  * A foreign-key violation that may be one of the row being written: it names a related row that does not exist (P2003
  * from an insert or update of the referencing row), rather than a row being deleted (or its key changed) while others
- * still reference it, which is a conflict with those rows. SQLite reports only the first kind here. PostgreSQL reports
+ * still reference it, which is a conflict with those rows. SQLite's extended result code is taken for the first kind (its
+ * deletes of still-referenced rows answer 400 all the same: tests/reliability/deleted-reference.test.ts). PostgreSQL reports
  * both under SQLSTATE 23503 and tells them apart only in its message, which follows the server's `lc_messages`: the
  * English message of the second kind is recognised and excluded, and a message in another language may be either.
  * Callers therefore only use this to look again (run the write once more, look up the records the request names),
