@@ -7,6 +7,7 @@ import { buildFilter, type FilterContext } from './filter';
 import { checkIncludedRecords, parseInclude } from './include';
 import { parsePage } from './page';
 import { parseParams, type Family, type ParsedParams, type QueryEntry } from './params';
+import { includedToManyTake } from './select';
 import { parseSort } from './sort';
 import type { CollectionQuery, DocumentQuery, IncludeTree, PageQuery } from './types';
 import { enumValuesFor, previewFeaturesOf, providerOf } from './provider';
@@ -22,14 +23,11 @@ export interface Parsed<Q> {
     entries: QueryEntry[];
 }
 
-/** The records an included to-many relationship reads per parent (select.ts): one more than a page. */
-const toManyCap = (req: RestRequest): number => req.config.pageSize + 1;
-
 /** `include` and `fields` of a read of `primary` records (a page, or one resource). */
 function documentPart(req: RestRequest, model: RestModel, params: ParsedParams, primary: number): DocumentQuery {
     let include: IncludeTree | undefined;
     if (params.include !== undefined) {
-        const parsed = parseInclude(model, params.include, req.config.maxIncludeDepth, toManyCap(req));
+        const parsed = parseInclude(model, params.include, req.config.maxIncludeDepth, includedToManyTake(req.config));
         checkIncludedRecords(primary, parsed.reach, req.config.maxIncludedRecords);
         include = parsed.tree;
     }
@@ -79,7 +77,7 @@ export function parseCollectionQuery(req: RestRequest, model: RestModel): Parsed
 function relationshipInclude(req: RestRequest, parent: RestModel, rel: RestRelationship, text: string | undefined, page: PageQuery): IncludeTree | undefined {
     if (text === undefined) return undefined;
     // the relationship itself does not count against the depth: the paths below it reach as far as on its related endpoint
-    const { tree, reach } = parseInclude(parent, text, req.config.maxIncludeDepth + 1, toManyCap(req), page.limit);
+    const { tree, reach } = parseInclude(parent, text, req.config.maxIncludeDepth + 1, includedToManyTake(req.config), page.limit);
     checkIncludedRecords(1, reach, req.config.maxIncludedRecords);
     for (const name of tree.keys()) {
         if (name !== rel.name) {

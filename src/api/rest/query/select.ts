@@ -18,6 +18,14 @@ import type { Fieldsets, IncludeTree } from './types';
 type Select = Record<string, unknown>;
 
 /**
+ * The records an included to-many relationship reads per parent: one more than it shows (`pageSize`), which tells the
+ * document builder that the relationship has more members. `maxIncludedRecords` counts with the same cap (read-query.ts).
+ */
+export function includedToManyTake(config: RestConfig): number {
+    return config.pageSize + 1;
+}
+
+/**
  * The shape of a read: `{ select }`, or for a `@@delegate` base model read without a fieldset of its
  * own, `{ include }` of its relationships only (possibly neither). Without a `select` the ORM loads
  * every field, and ZenStack adds the fields of each record's concrete model (a `Video`'s `duration`
@@ -69,8 +77,7 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
             const nested: Select = { ...project(target, sub, fields, config, false) };
             if (r.isArray) {
                 nested.orderBy = idOrder(target);
-                // one more than shown: the document builder tells from it that the relationship has more members
-                if (Number.isFinite(config.pageSize)) nested.take = config.pageSize + 1;
+                if (Number.isFinite(config.pageSize)) nested.take = includedToManyTake(config);
             }
             select[r.name] = nested;
         } else if (primary && shown && !r.isArray && !r.fkFields) {

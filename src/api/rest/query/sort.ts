@@ -19,9 +19,9 @@ export function parseSort(model: RestModel, text: string | undefined, maxDepth: 
         return idOrder(model);
     }
     const orderBy: Array<Record<string, unknown>> = [];
-    const used = new Set<string>();
     // a field sorted by again orders nothing more: it is left out, so that a 16 KiB `sort=id,id,…` stays one term
-    // (4,000 terms made Prisma hold 11 MB compiling them, and SQLite refuse the query)
+    // (4,000 terms made Prisma hold 11 MB compiling them, and SQLite refuse the query); an id field sorted by needs no
+    // tie-breaker below
     const sorted = new Set<string>();
     for (const raw of text.split(',')) {
         const item = raw.trim();
@@ -87,11 +87,10 @@ export function parseSort(model: RestModel, text: string | undefined, maxDepth: 
             }
             continue;
         }
-        if (chain.length === 1) used.add(chain[0]);
         orderBy.push(nested(chain, dir));
     }
     for (const f of model.idFields) {
-        if (!used.has(f.name)) orderBy.push({ [f.name]: 'asc' });
+        if (!sorted.has(f.name)) orderBy.push({ [f.name]: 'asc' });
     }
     return orderBy;
 }
