@@ -9,6 +9,7 @@ import { guardProtectedFields } from './field-guard';
 import { keepHiddenRowsOut } from './read-overrides';
 import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
+import { dropEmptyConditions } from './empty-conditions';
 import { hideUnreadableTarget } from './hidden-target';
 import { checkRelationOnlyTarget } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
@@ -120,7 +121,8 @@ export function prepareCall(
     refuseRuledNestedUpdateMany(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
-    const filtered = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma)));
+    const conditions = dropEmptyConditions(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma));
+    const filtered = guardFalsyConditions(registry, model, op.name, hoistGuardedFilters(registry, model, op.name, conditions));
     const prepared = writeDatesAsDates(registry, model, op.name, longFormToOneUpdates(registry, model, op.name, filtered));
     guardProtectedFields(registry, model, op.name, prepared);
     const orderSites = findOrderSites(registry, model, op.name, prepared);
