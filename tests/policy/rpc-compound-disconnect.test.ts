@@ -10,10 +10,13 @@ import { rpcAs } from './rpc-call';
 const SCHEMA = `
 model Hall {
   id     Int     @id
+  name   String  @default('')
+  frozen Boolean @default(false)
   seats  Seat[]
   boxes  Box[]
   wings  Wing[]
   @@allow('create,update,delete', true)
+  @@deny('update', frozen)
   @@allow('read', id != 2)
 }
 model Wing {
@@ -120,6 +123,21 @@ describe('RPC disconnect of members with a compound key', () => {
         expect(res.status).toBe(400);
         expect(res.body.error).toMatchObject({ code: 'P2014', orm: true, prisma: true });
         expect(await s.prisma.box.count({ where: { hallId: 1 } })).toBe(1);
+    });
+
+    it('a write its rules deny is a 403 before a required link is refused, for a compound key as for a simple one', async () => {
+        await s.prisma.hall.update({ where: { id: 1 }, data: { frozen: true } });
+        const compound = await update({ name: 'x', boxes: { disconnect: [{ code_part: { code: 'a', part: 1 } }] } });
+        const simple = await update({ name: 'x', wings: { disconnect: [{ id: 1 }] } });
+        expect([compound.status, compound.body.error.reason]).toEqual([403, 'ACCESS_POLICY_VIOLATION']);
+        expect([simple.status, simple.body.error.reason]).toEqual([403, 'ACCESS_POLICY_VIOLATION']);
+        expect(await s.prisma.hall.findUnique({ where: { id: 1 } })).toMatchObject({ name: '' });
+        expect(await s.prisma.box.count({ where: { hallId: 1 } })).toBe(1);
+        // allowed, the same write is the 400 of the required link, and nothing is written
+        await s.prisma.hall.update({ where: { id: 1 }, data: { frozen: false } });
+        const allowed = await update({ name: 'x', boxes: { disconnect: [{ code_part: { code: 'a', part: 1 } }] } });
+        expect([allowed.status, allowed.body.error.code]).toEqual([400, 'P2014']);
+        expect(await s.prisma.hall.findUnique({ where: { id: 1 } })).toMatchObject({ name: '' });
     });
 
     it('replaces members with set (a disconnect of those left out)', async () => {

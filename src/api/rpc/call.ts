@@ -1,7 +1,7 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
-import { transactionKeepingWrites } from '../common/transactions';
+import { isNotReadable, transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
@@ -252,13 +252,20 @@ async function runChecked(client: unknown, call: PreparedCall, inTransaction: bo
         await checkRelationOnlyTarget(tx, c.model, c.op.name, c.args);
         // rewritten in a copy: the caller's arguments stay as they were
         const args = await rewriteSets(tx, c.registry, c.model, c.op.name, c.args);
-        await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);
+        const required = await detachCompoundDisconnects(tx, c.registry, c.model, c.op.name, args);
         await hideNestedTargets(tx, c.registry, c.model, c.op.name, args);
         await hideToOneTargets(tx, c.registry, c.model, c.op.name, args);
         await checkUnguardedLinks(tx, c.registry, c.model, c.op.name, args);
         await guardOneToOne(tx, c.registry, c.model, args, findOneToOneSites(c.registry, c.model, c.op.name, args));
         sent.args = args;
-        return clientMethod(tx, c.model, c.op)(args);
+        if (!required) return clientMethod(tx, c.model, c.op)(args);
+        // the write passes its rules (or fails on them first), then is undone by the refusal
+        try {
+            await clientMethod(tx, c.model, c.op)(args);
+        } catch (err) {
+            if (!isNotReadable(err)) throw err;
+        }
+        throw required;
     };
     if (inTransaction) return run(client);
     return transactionKeepingWrites(client, run, call.readThenWrite ? readThenWriteOptions(client) : undefined);

@@ -18,7 +18,7 @@ import { delegateOf, many, walkUpdates, type RelationWrite } from './write-walk'
  * cannot read stay attached) and unlinks each with an update of the member, which ZenStack checks under
  * the member's update rule as it checks a nested disconnect (403 when denied). Named records that are not
  * members are skipped, as the ORM skips them; a member whose link is required cannot be detached
- * (400, `P2014`, as the ORM answers for a simple key). Only the one-to-many side is concerned: Prisma's
+ * (400, `P2014`, as the ORM answers for a simple key, once the write has passed its own rules). Only the one-to-many side is concerned: Prisma's
  * implicit many-to-many takes single-field ids only.
  */
 
@@ -55,8 +55,12 @@ export function hasCompoundDisconnects(registry: ModelRegistry, model: ModelDef,
 /**
  * Detaches the members that `args` (a copy the caller owns, `set`s already rewritten) disconnect by a
  * compound key, and removes those disconnects from `args`. `client` is the transaction the write runs in.
+ * A member whose link is required is not detached: the error that says so is returned, for the caller to
+ * throw once the write itself has passed its rules (a user who may not make the write hears that first,
+ * as with a simple key, where ZenStack checks the rules before the ORM refuses the disconnect).
  */
-export async function detachCompoundDisconnects(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<void> {
+export async function detachCompoundDisconnects(client: unknown, registry: ModelRegistry, model: ModelDef, op: string, args: Args): Promise<RequiredRelationError | undefined> {
+    let required: RequiredRelationError | undefined;
     for (const site of sites(registry, model, op, args, false)) {
         const { relation, target, ops, data } = site;
         const back = memberLink(site)!;
@@ -74,9 +78,8 @@ export async function detachCompoundDisconnects(client: unknown, registry: Model
         const parent = follow(record, site.place.path!);
         const current = parent ? many(parent[relation.name]).filter(isObject) : [];
         if (current.length > 0 && !back.isOptional) {
-            throw new RequiredRelationError(
-                `a ${target.name} of "${relation.name}" cannot be disconnected: its relation "${back.name}" is required`,
-            );
+            required ??= new RequiredRelationError(`a ${target.name} of "${relation.name}" cannot be disconnected: its relation "${back.name}" is required`);
+            continue;
         }
         for (const member of current) {
             try {
@@ -87,4 +90,5 @@ export async function detachCompoundDisconnects(client: unknown, registry: Model
             }
         }
     }
+    return required;
 }
