@@ -167,6 +167,23 @@ function suite(provider: Provider) {
         expect(after[4]).toMatch(/^7->\[2\] /);
         expect(after[5]).toBe(before[4]);
     });
+
+    it('a record created linked to itself is linked, under its create rule (it is not there yet to look up)', async () => {
+        if (skip()) return;
+        const created = await restAs(BOB, 'POST', '/user', { data: { type: 'user', id: '7', relationships: { following: ids(7) } } });
+        expect(created.status).toBe(201);
+        const rpcCreated = await rpc(BOB, 'POST', '/user/create', { data: { id: 8, followers: { connect: [{ id: 8 }] } } });
+        expect(rpcCreated.status).toBe(201);
+        const after = await state();
+        expect(after.slice(4, 6).map((line: string) => line.split(' ')[0])).toEqual(['7->[7]', '8->[8]']);
+        // another record that is not there yet is still not found
+        const missing = await rpc(BOB, 'POST', '/user/create', { data: { id: 10, followers: { connect: [{ id: 11 }] } } });
+        expect(missing.status).toBe(404);
+        // beside a record the user may not update: the 403 of that one (the new record is not a missing one)
+        const denied = await restAs(BOB, 'POST', '/user', { data: { type: 'user', id: '12', relationships: { following: ids(12, 1) } } });
+        expect([denied.status, (denied.body as { errors: { code: string }[] }).errors[0].code]).toEqual([403, 'forbidden']);
+        expect((await state()).length).toBe(7);
+    });
 }
 
 describe('links through a self-relation many-to-many [sqlite]', () => suite('sqlite'));

@@ -2,6 +2,7 @@ import { hasOwn, isObject } from '../common/guards';
 import { anyReadProtected, coveredConstraints, idSelect, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import type { Args } from './input';
 import { findNamedRecords } from './named-records';
+import { namesCreatedRecord } from './self-many-to-many';
 import { delegateOf, many, matchingNothing, walkWrites } from './write-walk';
 
 /**
@@ -55,7 +56,11 @@ function targets(registry: ModelRegistry, model: ModelDef, op: string, args: Arg
             // a value the user may not read, which must not find it (a right guess would answer otherwise than a wrong one)
             if (isObject(item) && (!write.target.readableByAll || namesByProtectedField(write.target, item))) found.push({ target: write.target, item, link });
         };
-        for (const item of many(write.ops.connect)) if (!isObject(item) || !byReferencedKey(write.relation, item)) push(item, true);
+        for (const item of many(write.ops.connect)) {
+            // the record being created, linked to itself, is not there yet to look up (self-many-to-many.ts)
+            if (isObject(item) && (byReferencedKey(write.relation, item) || namesCreatedRecord(write, item))) continue;
+            push(item, true);
+        }
         for (const item of many(write.ops.connectOrCreate)) if (isObject(item)) push(item.where, true);
         // under a create there is no existing record to name; to-one nested writes name none (hidden-to-one.ts)
         if (!write.place.path || !write.relation.isArray) return;

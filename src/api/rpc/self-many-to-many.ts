@@ -79,6 +79,18 @@ export function keyValues(model: ModelDef, where: Data): Data | undefined {
     return undefined;
 }
 
+/** Whether `where` names, by its key, the record a create makes at `site` (a record of the same model, linked to itself). */
+export function namesCreatedRecord(site: RelationWrite, where: Data): boolean {
+    if (site.place.path || site.target !== site.model) return false;
+    const key = keyValues(site.target, where);
+    return key !== undefined && Object.entries(key).every(([name, value]) => sameValue(site.data[name], value));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+    if (isObject(a) && isObject(b)) return Object.keys(b).every((k) => sameValue(a[k], b[k])) && Object.keys(a).length === Object.keys(b).length;
+    return a !== undefined && a !== null && (a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false));
+}
+
 /**
  * Checks the existing records a site links. One the user cannot read cannot be checked by reading it first:
  * a `connect` of it is refused as not found (as the handlers refuse other links they cannot check), unless
@@ -89,6 +101,8 @@ async function checkLinked(client: unknown, site: RelationWrite, checked: Set<st
     const { relation, target, ops, place } = site;
     const lookup = (where: Data) => delegateOf(client, target).findUnique({ where, select: pinSelect(target) });
     for (const where of many(ops.connect).filter(isObject)) {
+        // the record being created, linked to itself: new, under its create rule, and not there yet to look up
+        if (namesCreatedRecord(site, where)) continue;
         const found = await lookup(where);
         if (isObject(found)) await checkUpdatable(client, target, found, checked);
         else if (!place.conditional) throw new RecordNotFoundError(`No '${target.name}' record was found for a nested connect on relation "${relation.name}"`);

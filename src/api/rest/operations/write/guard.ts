@@ -45,6 +45,16 @@ async function missingIdentifier(req: RestRequest, identifiers: readonly Resolve
     return undefined;
 }
 
+/**
+ * The identifiers of a create without those naming the record it creates (a record linked to itself through a
+ * relation of its own model): that one is not there before the write, and its absence explains no failure.
+ */
+export function othersThanCreated(model: RestModel, data: Record<string, unknown>, identifiers: readonly ResolvedIdentifier[]): readonly ResolvedIdentifier[] {
+    if (!model.idFields.every((f) => data[f.name] !== undefined && data[f.name] !== null)) return identifiers;
+    const created = idValuesKey(model, data);
+    return identifiers.filter((i) => i.target !== model || idValuesKey(model, idFieldValues(model, i.where)) !== created);
+}
+
 export interface WriteTarget {
     model: RestModel;
     /** The record the URL names (update, delete, relationship writes). */

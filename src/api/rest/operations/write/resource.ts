@@ -11,7 +11,7 @@ import type { ResourceWrite } from '../../payload';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys } from './one-to-one';
-import { delegateOf, explainFailure, guardedWrite } from './guard';
+import { delegateOf, explainFailure, guardedWrite, othersThanCreated } from './guard';
 import { prepare, selfLink } from './prepare';
 import { checkLinks, linksUnguarded } from './self-many-to-many';
 import { updateRecord } from './replace';
@@ -29,7 +29,7 @@ export async function createResource(req: RestRequest): Promise<Response> {
     refuseBaseLinks(req, model, write.data, write.linkPointers);
     // the write's own read-back (under the policy) is the record of the response document
     const projection = projectionFor(model, query.include, query.fields, req.config);
-    const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: write.identifiers }, () =>
+    const created: Record<string, unknown> = await guardedWrite(req, { model, identifiers: othersThanCreated(model, write.data, write.identifiers) }, () =>
         writesOwnedLinksAsKeys(model, write.data) || linksUnguarded(req, model, 'create', { data: write.data })
             ? createWithKeys(req, model, write, projection)
             : delegateOf(req, model).create({ data: write.data, ...projection }),

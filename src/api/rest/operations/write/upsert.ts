@@ -8,7 +8,7 @@ import { renderResourceDocument } from '../read';
 import type { CrudContract } from '@zenstackhq/runtime';
 import { transactionKeepingWrites } from '../../../common/transactions';
 import { mayRerun, rerunning } from '../../../common/rerun';
-import { delegateOf, guardedWrite } from './guard';
+import { delegateOf, guardedWrite, othersThanCreated } from './guard';
 import { refuseBaseLinks, upsertThroughConcrete } from './delegate-writes';
 import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
@@ -111,7 +111,7 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
         mayRerun(req.prisma) ? rerunning(() => upsertOnce(target, where), { findsOrCreates: true }) : upsertOnce(target, where);
     // on a @@delegate base type whose concrete types have update rules of their own: through the record's concrete type
     const createOnly = () => delegateOf(req, model).create({ data: created.write.data, ...projection }) as Promise<Record<string, unknown>>;
-    const record = await guardedWrite(req, { model, identifiers: created.write.identifiers }, () => upsertThroughConcrete(req, model, where, upsert, createOnly));
+    const record = await guardedWrite(req, { model, identifiers: othersThanCreated(model, created.write.data, created.write.identifiers) }, () => upsertThroughConcrete(req, model, where, upsert, createOnly));
     const res = await renderResourceDocument(req, model, record, created.query, 201);
     return { ...res, headers: { ...res.headers, Location: selfLink(res, model, record, req.config.idDivider) } };
 }
