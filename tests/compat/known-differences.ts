@@ -52,7 +52,7 @@ export const REST_DIFFERENCES: Difference<RestRead>[] = [
     {
         name: 'filters and sorts a field cannot take are a 400 (2.22.3 passes them on, and answers an empty page where the policy leaves nothing to read)',
         documented: 'docs/rest-read.md#filtering-filter and #sorting-sort, docs/migrating.md §5',
-        status: (_r, ours) => ours.status === 400 && /does not apply to|cannot be sorted|needs postgresql|expected an integer|compared by equality only/.test(detail(ours)),
+        status: (_r, ours) => ours.status === 400 && /does not apply to|cannot be sorted|needs postgresql|needs the Prisma preview feature|expected an integer|expected a 64-bit integer|expected one of|compared by equality only/.test(detail(ours)),
     },
     {
         name: 'an empty to-one relationship, or one whose target the user may not read, at its related and relationship endpoints: 200 (2.22.3: 404)',
@@ -73,6 +73,11 @@ export const REST_DIFFERENCES: Difference<RestRead>[] = [
         name: "2.22.3's serializer fails on include paths of related endpoints and on a fieldset naming an included relationship (400 \"Relationship … doesn't exist\")",
         documented: 'docs/migrating.md §5',
         status: (_r, _ours, upstream) => upstream.status === 400 && /^Relationship \w+\.\w+ doesn't exist$/.test(detail(upstream)),
+    },
+    {
+        name: "a relationship filter beside other filters applies the related records' read rules, as alone (2.22.3 joins them under AND, where ZenStack applies none)",
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/migrating.md §3',
+        data: (r) => filterEntries(r).length > 1 && filterEntries(r).some(([k]) => RELATIONS.has(/^filter\[(\w+)\]/.exec(k)?.[1] ?? '')),
     },
     {
         name: '$isEmpty on a to-many relationship (2.22.3 reads the value as a related id)',
@@ -119,6 +124,48 @@ function emptyRelationUnderNotOr(model: string, where: unknown, under = false): 
     });
 }
 
+const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/**
+ * An empty condition in a filter of `model` (a member `{}` of `AND`/`OR`/`NOT`, `AND: []`, `NOT: []`, `AND: {}`,
+ * `NOT: {}`, a field filter `{}`), or an `OR: []`, at any depth: no condition for ours, as Prisma documents (an `OR`
+ * of nothing: no row, wherever it is); "true" for 2.22.3 where ZenStack puts the read rules into a relation filter.
+ * Relation filters (`posts: { some: {} }`) are not empty ones.
+ */
+function emptyCondition(model: string, where: unknown): boolean {
+    if (where === null || typeof where !== 'object' || Array.isArray(where)) return false;
+    return Object.entries(where).some(([key, value]) => {
+        if (key === 'AND' || key === 'OR' || key === 'NOT') {
+            const members = Array.isArray(value) ? value : [value];
+            return members.length === 0 || members.some((m) => isEmptyObject(m) || emptyCondition(model, m));
+        }
+        const rel = MODELS[model]?.relations[key];
+        if (!rel) return isEmptyObject(value);
+        if (value === null || typeof value !== 'object') return false;
+        const ops = ['some', 'every', 'none', 'is', 'isNot'].filter((op) => op in value);
+        return ops.length > 0 ? ops.some((op) => emptyCondition(rel.target, (value as Record<string, unknown>)[op])) : emptyCondition(rel.target, value);
+    });
+}
+
+/** `emptyCondition` in any filter of a read's arguments: its `where`, and those of nested reads and relation counts. */
+function emptyConditionIn(model: string, args: unknown): boolean {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return false;
+    const a = args as Record<string, unknown>;
+    if (emptyCondition(model, a.where)) return true;
+    return ['include', 'select'].some((k) => {
+        const shape = a[k];
+        if (shape === null || typeof shape !== 'object') return false;
+        return Object.entries(shape).some(([name, value]) => {
+            if (name === '_count') {
+                const select = (value as { select?: Record<string, unknown> } | null)?.select ?? {};
+                return Object.entries(select).some(([rel, v]) => MODELS[model]?.relations[rel] && emptyCondition(MODELS[model].relations[rel].target, (v as { where?: unknown } | null)?.where));
+            }
+            const rel = MODELS[model]?.relations[name];
+            return rel !== undefined && emptyConditionIn(rel.target, value);
+        });
+    });
+}
+
 export const RPC_DIFFERENCES: Difference<RpcRead>[] = [
     {
         name: 'the handlers refuse what the access policy would not guard (ordering by counts or through unreadable records, relation filters under OR/NOT)',
@@ -134,6 +181,16 @@ export const RPC_DIFFERENCES: Difference<RpcRead>[] = [
         name: 'an empty relation filter (`post: {}`) under NOT or OR means "has a related record", as at the top of a filter (Prisma drops the empty condition there; 2.22.3 answers count and findMany differently)',
         documented: 'docs/rpc.md (filters on the key a row holds, under AND/OR/NOT)',
         data: (r) => emptyRelationUnderNotOr(r.model, r.args.where),
+    },
+    {
+        name: "empty conditions (`{}`, a field filter `{}`, `AND: []`, `NOT: []`) are no condition, as Prisma documents, in relation filters too (2.22.3 reads `{}` there as true, or hands Prisma an argument it refuses: 400)",
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (empty conditions)',
+        status: (r, ours, upstream) =>
+            emptyConditionIn(r.model, r.args) &&
+            ((ours.status === 200 && upstream.status === 400 && /Argument `OR`: Invalid value provided|Unknown argument `AND`/.test(upstream.body?.error?.message ?? '')) ||
+                // an OR member `{}` made 2.22.3 drop the whole OR, an invalid condition beside it included
+                (ours.status === 400 && upstream.status === 200 && /^(Unknown argument|Invalid value|Argument `\w+`)/.test(ours.body?.error?.message ?? ''))),
+        data: (r) => emptyConditionIn(r.model, r.args),
     },
 ];
 
@@ -160,9 +217,16 @@ export function upstreamDropsIncludes(query: Record<string, string>): boolean {
 
 // ---------------------------------------------------------------- writes (differential-writes.test.ts)
 
-/** A write difference may also excuse different rows afterwards (ours refused what 2.22.3 wrote, on purpose). */
+/**
+ * A write difference may also excuse different rows afterwards (ours refused what 2.22.3 wrote, on purpose), or
+ * hold only where ours wrote nothing (`writesNothing`: checked against the rows before the request) or made the
+ * same write (`sameRows`).
+ */
 export interface WriteDifference<R> extends Difference<R> {
     rows?: (r: R, ours: Answer, upstream: Answer) => boolean;
+    writesNothing?: boolean;
+    /** The statuses differ but both made the same write: the rows after are compared all the same. */
+    sameRows?: boolean;
 }
 
 type Rows = Record<string, Record<string, unknown>[]> | undefined;
@@ -211,7 +275,24 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         name: 'a top-level upsert with guarded nested writes, on a record the user cannot read, runs its create as for a missing record (2.22.3 runs the update: 403)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (a top-level upsert whose where names a record the user cannot read)',
         status: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && ours.status !== 403,
-        rows: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && ours.status !== 403,
+        // its create may also be one the user cannot read back (403 RESULT_NOT_READABLE, the record kept)
+        rows: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && (ours.status !== 403 || rpcNotReadable(ours)),
+    },
+    {
+        name: 'a filter on an @omit field is a 400, in writes too (ZenStack filters on it unguarded; 2.22.3 passes it on)',
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/rpc.md (filters on @omit fields)',
+        status: (_r, ours) => ours.status === 400 && OMIT_FILTER.test(rpcMessage(ours)),
+        rows: (_r, ours) => ours.status === 400 && OMIT_FILTER.test(rpcMessage(ours)),
+    },
+    {
+        name: 'a one-to-one link to a record linked to another one is the unique violation of its key, before rules ZenStack checks after the insert (2.22.3, linking by connect, checks them first: 403)',
+        documented: 'docs/migrating.md §3 (refusals that hold for any user), docs/rpc.md (one-to-one)',
+        status: (_r, ours, upstream) => ours.status === 400 && ours.body?.error?.code === 'P2002' && upstream.status === 403,
+    },
+    {
+        name: "2.22.3 fails with the ORM's message on its own call (400 quoting the ORM's invocation) where ours refuses the write",
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (unexpected errors, ORM validation messages)',
+        status: (_r, ours, upstream) => ours.status >= 400 && ours.status < 500 && upstream.status === 400 && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
     },
     {
         name: 'writes ZenStack 2.x runs without their rules are a 400: inside the create of a connectOrCreate beyond the record it creates, relation writes in a nested upsert\'s update branch, fields with update rules in a nested updateMany, a one-to-one link beside other writes on the same relation (rpc.md: write them separately)',
@@ -224,8 +305,24 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
 /** The self many-to-many relations of the differential schemas (`zoo-schema.ts`). */
 const SELF_MANY_TO_MANY = /\b(friends|friendOf)\b/;
 const rpcMessage = (a: Answer): string => a.body?.error?.message ?? '';
+const rpcNotReadable = (a: Answer): boolean => a.body?.error?.reason === 'RESULT_NOT_READABLE';
+/** Our refusal of a filter on an `@omit` field (common/filter-guard.ts). */
+const OMIT_FILTER = /^field "\w+" of \w+ cannot be used for filtering: reading it is restricted by the access policy$/;
 const rpcUncheckedWrite = (a: Answer) => /is not checked there by the access policy: write it separately|which the access policy does not check there; write it separately|whose field-level update rule ZenStack does not check there|a write that links a one-to-one relation by its foreign key takes/.test(rpcMessage(a));
 const restCode = (a: Answer): string => a.body?.errors?.[0]?.code ?? '';
+
+/** 2.22.3 failed inside its own ORM call: a 400 quoting the ORM's invocation (`Invalid \`t=Object.create()\` invocation`). */
+function upstreamCrashed(upstream: Answer): boolean {
+    return upstream.status === 400 && /Invalid `[^`]*` invocation/.test(upstream.body?.errors?.[0]?.detail ?? '');
+}
+
+/** A `PATCH` that replaces a to-many relationship: at its relationship endpoint, or in the `relationships` of a resource. */
+function replacesToMany(r: RestWrite): boolean {
+    const data = (r.body as { data?: unknown } | undefined)?.data;
+    if (Array.isArray(data)) return true;
+    const relationships = (data as { relationships?: Record<string, { data?: unknown }> } | undefined)?.relationships ?? {};
+    return Object.values(relationships).some((rel) => Array.isArray(rel?.data));
+}
 
 export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
     {
@@ -234,9 +331,9 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         status: (_r, ours, upstream) => ours.status === 409 && upstream.status === 400 && restCode(ours) === 'unique-violation',
     },
     {
-        name: 'a record the user cannot read, at the URL or named in the body, is a 404 as a missing one (2.22.3: 403, or 400 for a missing foreign key)',
+        name: 'a record the user cannot read, at the URL or named in the body, is a 404 as a missing one, before the payload is validated (2.22.3: 403, or 400 for a missing foreign key, or the 422 of its validation)',
         documented: 'docs/rest-write.md#errors, docs/migrating.md §5',
-        status: (_r, ours, upstream) => ours.status === 404 && [400, 403].includes(upstream.status) && restCode(ours) === 'not-found',
+        status: (_r, ours, upstream) => ours.status === 404 && [400, 403, 422].includes(upstream.status) && restCode(ours) === 'not-found',
     },
     {
         name: 'links of a many-to-many relationship from a type to itself are checked under both records\' update rules (2.22.3 checks none)',
@@ -249,6 +346,51 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         documented: 'docs/migrating.md §5',
         status: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && restCode(upstream) === 'unknown-error' && /"relationships"/.test(JSON.stringify(r.body)),
         rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && restCode(upstream) === 'unknown-error',
+    },
+    {
+        name: 'a relationship change that changes nothing (members already there, none named, non-members removed) is a 200 that writes nothing, also for a user who may not update the records (2.22.3 sends the write: 403 where a rule denies it)',
+        documented: 'docs/rest-write.md#relationships ("A change that changes nothing"), docs/migrating.md §3',
+        status: (r, ours, upstream) => /^\/\w+\/[^/]+\/relationships\/\w+$/.test(r.path) && ours.status === 200 && (upstream.status === 403 || upstreamCrashed(upstream)),
+        writesNothing: true,
+    },
+    {
+        name: 'a one-to-one link to a record linked to another one is a 409, also where the write\'s rules are checked after it (2.22.3 detaches the other record unchecked, or answers its rules first)',
+        documented: 'docs/rest-write.md#relationships (one-to-one relationships), docs/migrating.md §3',
+        status: (_r, ours, upstream) => ours.status === 409 && restCode(ours) === 'unique-violation' && /is already linked to another/.test(ours.body?.errors?.[0]?.detail ?? '') && (upstream.status < 300 || upstream.status === 403),
+        rows: (_r, ours, upstream) => ours.status === 409 && /is already linked to another/.test(ours.body?.errors?.[0]?.detail ?? '') && upstream.status < 300,
+        writesNothing: true,
+    },
+    {
+        name: "a to-many replacement checks the update rule of each member it detaches (2.22.3's `set` checked none): 403 and nothing written",
+        documented: 'docs/migrating.md §3 (relationship writes check the rules ZenStack 2.x skipped), docs/rest-write.md#relationships',
+        status: (r, ours, upstream) => r.method === 'PATCH' && ours.status === 403 && upstream.status < 300 && replacesToMany(r),
+        rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status === 403 && upstream.status < 300 && replacesToMany(r),
+        writesNothing: true,
+    },
+    {
+        name: 'a relationship change no user could make (detaching a record whose link is required) is refused before the rules are asked (2.22.3: its 403 first)',
+        documented: 'docs/migrating.md §3 (refusals that hold for any user)',
+        status: (_r, ours, upstream) => upstream.status === 403 && ((ours.status === 400 && ['invalid-payload', 'orm-error'].includes(restCode(ours)) && /is required/.test(ours.body?.errors?.[0]?.detail ?? '')) || (ours.status === 409 && restCode(ours) === 'relationship-conflict')),
+        writesNothing: true,
+    },
+    {
+        name: 'a resource deleted is a 204 without a body, as the spec says (2.22.3: 200 with `{ "meta": {} }`)',
+        documented: 'docs/rest-write.md (the table of operations), docs/migrating.md §5 (status changes on writes)',
+        status: (r, ours, upstream) => r.method === 'DELETE' && !r.path.includes('/relationships/') && ours.status === 204 && upstream.status === 200,
+        sameRows: true,
+    },
+    {
+        name: "2.22.3 fails inside its own ORM call (a 400 quoting the ORM's invocation) where ours answers",
+        documented: 'docs/migrating.md §5 (status changes on writes)',
+        status: (_r, ours, upstream) => ours.status < 500 && upstreamCrashed(upstream),
+        // ours wrote what 2.22.3 could not: its rows are not comparable
+        rows: (_r, ours, upstream) => ours.status < 300 && upstreamCrashed(upstream),
+    },
+    {
+        name: 'a to-one relationship given as `data: null` in an update (no related record) is taken (2.22.3: 400, its payload schema wants an identifier)',
+        documented: 'docs/migrating.md §5',
+        status: (r, ours, upstream) => r.method === 'PATCH' && upstream.status === 400 && restCode(upstream) === 'unknown-error' && /"data":null/.test(JSON.stringify(r.body)) && /Expected object, received null/.test(upstream.body?.errors?.[0]?.detail ?? ''),
+        rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && /"data":null/.test(JSON.stringify(r.body)),
     },
     {
         name: 'a to-one relationship given as `data: null` in a create (no related record) is accepted (2.22.3: 400, its payload schema wants an identifier)',
