@@ -52,7 +52,11 @@ export const REST_DIFFERENCES: Difference<RestRead>[] = [
     {
         name: 'filters and sorts a field cannot take are a 400 (2.22.3 passes them on, and answers an empty page where the policy leaves nothing to read)',
         documented: 'docs/rest-read.md#filtering-filter and #sorting-sort, docs/migrating.md §5',
-        status: (_r, ours) => ours.status === 400 && /does not apply to|cannot be sorted|needs postgresql|needs the Prisma preview feature|expected an integer|expected a 64-bit integer|expected one of|compared by equality only/.test(detail(ours)),
+        status: (_r, ours) =>
+            ours.status === 400 &&
+            (/does not apply to|cannot be sorted|needs postgresql|needs the Prisma preview feature|compared by equality only/.test(detail(ours)) ||
+                // a filter value its field cannot hold (`filter[float]=abc`, `filter[role]=true`, `filter[bytes]=_`)
+                (ours.body?.errors?.[0]?.code === 'invalid-value' && /^filter\[/.test(ours.body?.errors?.[0]?.source?.parameter ?? '') && /: expected /.test(detail(ours)))),
     },
     {
         name: 'an empty to-one relationship, or one whose target the user may not read, at its related and relationship endpoints: 200 (2.22.3: 404)',
@@ -295,6 +299,12 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         status: (_r, ours, upstream) => ours.status >= 400 && ours.status < 500 && upstream.status === 400 && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
     },
     {
+        name: "a connectOrCreate whose where names a record the user cannot read creates, as for a missing one (2.22.3 finds it and checks its update rule: 403)",
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records the user cannot read, named by nested writes)',
+        status: (r, ours, upstream) => ours.status < 300 && upstream.status === 403 && JSON.stringify(r.args).includes('"connectOrCreate"'),
+        rows: (r, ours, upstream) => ours.status < 300 && upstream.status === 403 && JSON.stringify(r.args).includes('"connectOrCreate"'),
+    },
+    {
         name: 'writes ZenStack 2.x runs without their rules are a 400: inside the create of a connectOrCreate beyond the record it creates, relation writes in a nested upsert\'s update branch, fields with update rules in a nested updateMany, a one-to-one link beside other writes on the same relation (rpc.md: write them separately)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x, docs/migrating.md §4',
         status: (_r, ours) => ours.status === 400 && rpcUncheckedWrite(ours),
@@ -310,6 +320,8 @@ const rpcNotReadable = (a: Answer): boolean => a.body?.error?.reason === 'RESULT
 const OMIT_FILTER = /^field "\w+" of \w+ cannot be used for filtering: reading it is restricted by the access policy$/;
 const rpcUncheckedWrite = (a: Answer) => /is not checked there by the access policy: write it separately|which the access policy does not check there; write it separately|whose field-level update rule ZenStack does not check there|a write that links a one-to-one relation by its foreign key takes/.test(rpcMessage(a));
 const restCode = (a: Answer): string => a.body?.errors?.[0]?.code ?? '';
+
+const RELATIONSHIP_PATH = /^\/\w+\/[^/]+\/relationships\/\w+$/;
 
 /** 2.22.3 failed inside its own ORM call: a 400 quoting the ORM's invocation (`Invalid \`t=Object.create()\` invocation`). */
 function upstreamCrashed(upstream: Answer): boolean {
@@ -331,9 +343,11 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         status: (_r, ours, upstream) => ours.status === 409 && upstream.status === 400 && restCode(ours) === 'unique-violation',
     },
     {
-        name: 'a record the user cannot read, at the URL or named in the body, is a 404 as a missing one, before the payload is validated (2.22.3: 403, or 400 for a missing foreign key, or the 422 of its validation)',
+        name: 'a record the user cannot read, at the URL or named in the body, is a 404 as a missing one, before the payload is validated (2.22.3: 403, or 400 for a missing foreign key, or the 422 of its validation, or the write where the user may update the record without reading it)',
         documented: 'docs/rest-write.md#errors, docs/migrating.md §5',
-        status: (_r, ours, upstream) => ours.status === 404 && [400, 403, 422].includes(upstream.status) && restCode(ours) === 'not-found',
+        status: (_r, ours, upstream) => ours.status === 404 && (upstream.status < 300 || [400, 403, 422].includes(upstream.status)) && restCode(ours) === 'not-found',
+        // 2.22.3 wrote into (or linked) a record the user may update but not read
+        rows: (_r, ours, upstream) => ours.status === 404 && upstream.status < 300 && restCode(ours) === 'not-found',
     },
     {
         name: 'links of a many-to-many relationship from a type to itself are checked under both records\' update rules (2.22.3 checks none)',
@@ -348,10 +362,16 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status < 300 && upstream.status === 400 && restCode(upstream) === 'unknown-error',
     },
     {
-        name: 'a relationship change that changes nothing (members already there, none named, non-members removed) is a 200 that writes nothing, also for a user who may not update the records (2.22.3 sends the write: 403 where a rule denies it)',
+        name: 'a relationship change checks only the records whose link changes: members already there (POST), records that are not members (DELETE) and unchanged members (PATCH) are left out, so a change that changes nothing is a 200 that writes nothing, also for a user who may not update the records (2.22.3 sends them all: 403 where a rule denies one)',
         documented: 'docs/rest-write.md#relationships ("A change that changes nothing"), docs/migrating.md §3',
-        status: (r, ours, upstream) => /^\/\w+\/[^/]+\/relationships\/\w+$/.test(r.path) && ours.status === 200 && (upstream.status === 403 || upstreamCrashed(upstream)),
-        writesNothing: true,
+        status: (r, ours, upstream) => RELATIONSHIP_PATH.test(r.path) && ours.status === 200 && (upstream.status === 403 || upstreamCrashed(upstream)),
+        // the records whose link does change were written, under their rules, where 2.22.3 refused the whole request
+        rows: (r, ours, upstream) => RELATIONSHIP_PATH.test(r.path) && ours.status === 200 && (upstream.status === 403 || upstreamCrashed(upstream)),
+    },
+    {
+        name: "a to-many replacement leaves the members the user cannot read attached (2.22.3's `set` detaches them unchecked)",
+        documented: 'docs/rest-write.md#relationships (replacing a to-many relationship), docs/migrating.md §3',
+        rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status === 200 && upstream.status === 200 && replacesToMany(r),
     },
     {
         name: 'a one-to-one link to a record linked to another one is a 409, also where the write\'s rules are checked after it (2.22.3 detaches the other record unchecked, or answers its rules first)',
@@ -372,6 +392,12 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         documented: 'docs/migrating.md §3 (refusals that hold for any user)',
         status: (_r, ours, upstream) => upstream.status === 403 && ((ours.status === 400 && ['invalid-payload', 'orm-error'].includes(restCode(ours)) && /is required/.test(ours.body?.errors?.[0]?.detail ?? '')) || (ours.status === 409 && restCode(ours) === 'relationship-conflict')),
         writesNothing: true,
+    },
+    {
+        name: 'a record the user may delete but not read is deleted: 204 (2.22.3 deletes it too, and answers 403 RESULT_NOT_READABLE)',
+        documented: 'docs/rest-write.md#delete',
+        status: (r, ours, upstream) => r.method === 'DELETE' && ours.status === 204 && upstream.status === 403 && upstream.body?.errors?.[0]?.reason === 'RESULT_NOT_READABLE',
+        sameRows: true,
     },
     {
         name: 'a resource deleted is a 204 without a body, as the spec says (2.22.3: 200 with `{ "meta": {} }`)',
