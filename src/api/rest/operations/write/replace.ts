@@ -10,7 +10,8 @@ import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
-import { idValuesKey } from '../../payload/identifiers';
+import { idValuesKey, MAX_LINKAGE } from '../../payload/identifiers';
+import { payloadError } from '../../payload/pointer';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 import { checkLinks } from './self-many-to-many';
 
@@ -104,11 +105,36 @@ function diffSet(target: RestModel, wanted: Record<string, unknown>[], current: 
 }
 
 /**
+ * How many current members a replacement reads at most: enough to tell whether it would detach more than
+ * `MAX_LINKAGE` of them (it keeps at most the `wanted` ones it lists), without reading a relationship of
+ * any size whole.
+ */
+function replacedMembersTake(wanted: number): number {
+    return MAX_LINKAGE + wanted + 1;
+}
+
+/**
+ * A replacement detaches at most `MAX_LINKAGE` members, as many as a request may name: each is checked and
+ * detached one by one (ZenStack checks the update rule of every detached record with statements of its own),
+ * so more would run past the transaction's timeout or, on SQLite, Prisma's bound on query parameters, after
+ * holding the database for seconds, and could never succeed.
+ */
+function tooManyDetached(model: RestModel, rel: string, pointer: string | undefined): never {
+    throw payloadError(
+        pointer ?? '/data',
+        `replacing "${rel}" would detach more than ${MAX_LINKAGE} of its current members; a request detaches at most ${MAX_LINKAGE}: ` +
+            `remove members in batches with DELETE on /${model.segment}/:id/relationships/${rel} first`,
+    );
+}
+
+/**
  * Reads what the relationship changes in `data` need (the record itself, the visible members of
  * replaced to-many relationships) and returns the data to write, or `null` when the record is not
  * visible to the user. Data without relationship changes is returned as it is, without a read.
+ * A replacement that would detach more than `MAX_LINKAGE` members is a 400 (`pointers`: where the body
+ * gives each relationship), before anything is written.
  */
-export async function resolveRelationChanges(db: CrudContract, model: RestModel, where: Data, data: Data): Promise<Data | null> {
+export async function resolveRelationChanges(db: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers = {}): Promise<Data | null> {
     const keys = relationKeys(model, data);
     if (keys.length === 0) return data;
     const select: Data = { ...idSelect(model) };
@@ -120,7 +146,7 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         if (!rel?.isArray || !isObject(op)) continue;
         if (Array.isArray(op.set)) {
             replaced.push(k);
-            select[k] = { select: memberSelect(rel.target) };
+            select[k] = { select: memberSelect(rel.target), take: replacedMembersTake(op.set.length) };
             continue;
         }
         const verb = Array.isArray(op.disconnect) ? 'disconnect' : Array.isArray(op.connect) ? 'connect' : undefined;
@@ -135,7 +161,12 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     const out: Data = { ...data };
     for (const k of replaced) {
         const target = model.relationships.get(k)!.target;
-        const op = diffSet(target, (data[k] as { set: Data[] }).set, (record[k] as Data[]) ?? []);
+        const wanted = (data[k] as { set: Data[] }).set;
+        const current = (record[k] as Data[]) ?? [];
+        // as many as read: there may be more, and then more than MAX_LINKAGE are not listed
+        if (current.length >= replacedMembersTake(wanted.length)) tooManyDetached(model, k, pointers[k]);
+        const op = diffSet(target, wanted, current);
+        if (op && Array.isArray(op.disconnect) && op.disconnect.length > MAX_LINKAGE) tooManyDetached(model, k, pointers[k]);
         if (op) out[k] = op;
         else delete out[k];
     }
@@ -169,7 +200,7 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                 req.prisma,
                 async (t) => {
                     const tx = t as CrudContract;
-                    const resolved = await resolveRelationChanges(tx, model, where, data);
+                    const resolved = await resolveRelationChanges(tx, model, where, data, pointers);
                     if (!resolved) throw resourceNotFound(model, target.id);
                     const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers);
                     await checkLinks(req, tx, model, 'update', { where, data: linked });

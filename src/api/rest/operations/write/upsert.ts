@@ -129,7 +129,7 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
         req.prisma,
         async (t) => {
             const tx = t as CrudContract;
-            const resolved = await resolveRelationChanges(tx, model, where, update);
+            const resolved = await resolveRelationChanges(tx, model, where, update, pointers);
             // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
             const updateData = resolved
                 ? await applyRelationChanges(req, tx, model, where, resolved, pointers)
