@@ -9,6 +9,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
+import { DetachOneByOne, detachMembersAtOnce } from './detach-members';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 import { idValuesKey, MAX_LINKAGE } from '../../payload/identifiers';
 import { payloadError } from '../../payload/pointer';
@@ -195,29 +196,44 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
             return delegateOf(req, model).update({ where, data, ...projection }) as Promise<Data>;
         }
         const pointers = target.linkPointers ?? {};
-        return withLinkConflicts(model, data, pointers, () =>
+        const write = (oneByOne: boolean) =>
             transactionKeepingWrites(
                 req.prisma,
                 async (t) => {
                     const tx = t as CrudContract;
                     const resolved = await resolveRelationChanges(tx, model, where, data, pointers);
                     if (!resolved) throw resourceNotFound(model, target.id);
-                    const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers);
+                    const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers, oneByOne);
                     await checkLinks(req, tx, model, 'update', { where, data: linked });
                     return (await tx[model.key].update({ where, data: linked, ...projection })) as Data;
                 },
                 writeOptions(req, model, data),
-            ),
-        );
+            );
+        return withLinkConflicts(model, data, pointers, () => withDetachRetry(write));
     });
 }
 
 /**
- * The writes the resolved relationship changes of an update of an existing record need before the record's
- * own update: compound-id members detached (compound-members.ts), then the one-to-one part.
+ * Runs `write` detaching members at once (`oneByOne` false); when that cannot tell the answer the nested disconnect
+ * would give (detach-members.ts), once more with the nested disconnect.
  */
-export async function applyRelationChanges(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers): Promise<Data> {
-    const left = await detachCompoundMembers(tx, model, data);
+export async function withDetachRetry<T>(write: (oneByOne: boolean) => Promise<T>): Promise<T> {
+    try {
+        return await write(false);
+    } catch (err) {
+        if (err instanceof DetachOneByOne) return write(true);
+        throw err;
+    }
+}
+
+/**
+ * The writes the resolved relationship changes of an update of an existing record need before the record's
+ * own update: members of one-to-many relationships detached at once (detach-members.ts; with the nested disconnect
+ * when `oneByOne`), compound-id members detached (compound-members.ts), then the one-to-one part.
+ */
+export async function applyRelationChanges(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers, oneByOne = false): Promise<Data> {
+    const detached = oneByOne ? data : await detachMembersAtOnce(tx, model, where, data);
+    const left = await detachCompoundMembers(tx, model, detached);
     return linkOneToOne(req, tx, model, where, left, pointers);
 }
 

@@ -10,7 +10,7 @@ import { transactionKeepingWrites } from '../../../common/transactions';
 import { mayRerun, rerunning } from '../../../common/rerun';
 import { delegateOf, guardedWrite, othersThanCreated } from './guard';
 import { refuseBaseLinks, upsertThroughConcrete } from './delegate-writes';
-import { applyRelationChanges, resolveRelationChanges, writeOptions } from './replace';
+import { applyRelationChanges, resolveRelationChanges, withDetachRetry, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
 import { checkLinks } from './self-many-to-many';
@@ -125,21 +125,23 @@ type Data = Record<string, unknown>;
  * to-many relationship only connects its members: nothing is ever detached without a policy check.
  */
 async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, projection: Projection, pointers: LinkPointers): Promise<Data> {
-    return transactionKeepingWrites(
-        req.prisma,
-        async (t) => {
-            const tx = t as CrudContract;
-            const resolved = await resolveRelationChanges(tx, model, where, update, pointers);
-            // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
-            const updateData = resolved
-                ? await applyRelationChanges(req, tx, model, where, resolved, pointers)
-                : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
-            const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
-            await checkLinks(req, tx, model, 'upsert', { where, create: createData, update: updateData });
-            return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
-        },
-        writeOptions(req, model, update),
-    );
+    const write = (oneByOne: boolean) =>
+        transactionKeepingWrites(
+            req.prisma,
+            async (t) => {
+                const tx = t as CrudContract;
+                const resolved = await resolveRelationChanges(tx, model, where, update, pointers);
+                // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
+                const updateData = resolved
+                    ? await applyRelationChanges(req, tx, model, where, resolved, pointers, oneByOne)
+                    : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
+                const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
+                await checkLinks(req, tx, model, 'upsert', { where, create: createData, update: updateData });
+                return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
+            },
+            writeOptions(req, model, update),
+        );
+    return withDetachRetry(write);
 }
 
 function connectOnly(model: RestModel, update: Data): Data {
