@@ -9,7 +9,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
-import { DetachOneByOne, detachMembersAtOnce } from './detach-members';
+import { changeMembersAtOnce, OneByOne } from './members-at-once';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 import { idValuesKey, MAX_LINKAGE } from '../../payload/identifiers';
 import { payloadError } from '../../payload/pointer';
@@ -209,30 +209,30 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                 },
                 writeOptions(req, model, data),
             );
-        return withLinkConflicts(model, data, pointers, () => withDetachRetry(write));
+        return withLinkConflicts(model, data, pointers, () => withMembersRetry(write));
     });
 }
 
 /**
- * Runs `write` detaching members at once (`oneByOne` false); when that cannot tell the answer the nested disconnect
- * would give (detach-members.ts), once more with the nested disconnect.
+ * Runs `write` linking and detaching members at once (`oneByOne` false); when that cannot tell the answer the nested
+ * writes would give (members-at-once.ts), once more with the nested writes.
  */
-export async function withDetachRetry<T>(write: (oneByOne: boolean) => Promise<T>): Promise<T> {
+export async function withMembersRetry<T>(write: (oneByOne: boolean) => Promise<T>): Promise<T> {
     try {
         return await write(false);
     } catch (err) {
-        if (err instanceof DetachOneByOne) return write(true);
+        if (err instanceof OneByOne) return write(true);
         throw err;
     }
 }
 
 /**
  * The writes the resolved relationship changes of an update of an existing record need before the record's
- * own update: members of one-to-many relationships detached at once (detach-members.ts; with the nested disconnect
- * when `oneByOne`), compound-id members detached (compound-members.ts), then the one-to-one part.
+ * own update: members of one-to-many relationships linked and detached at once (members-at-once.ts; with the nested
+ * writes when `oneByOne`), compound-id members detached (compound-members.ts), then the one-to-one part.
  */
 export async function applyRelationChanges(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers, oneByOne = false): Promise<Data> {
-    const detached = oneByOne ? data : await detachMembersAtOnce(tx, model, where, data);
+    const detached = oneByOne ? data : await changeMembersAtOnce(tx, model, where, data);
     const left = await detachCompoundMembers(tx, model, detached);
     return linkOneToOne(req, tx, model, where, left, pointers);
 }

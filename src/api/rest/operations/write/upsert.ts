@@ -10,7 +10,7 @@ import { transactionKeepingWrites } from '../../../common/transactions';
 import { mayRerun, rerunning } from '../../../common/rerun';
 import { delegateOf, guardedWrite, othersThanCreated } from './guard';
 import { refuseBaseLinks, upsertThroughConcrete } from './delegate-writes';
-import { applyRelationChanges, resolveRelationChanges, withDetachRetry, writeOptions } from './replace';
+import { applyRelationChanges, resolveRelationChanges, withMembersRetry, writeOptions } from './replace';
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
 import { checkLinks } from './self-many-to-many';
@@ -141,7 +141,7 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
             },
             writeOptions(req, model, update),
         );
-    return withDetachRetry(write);
+    return withMembersRetry(write);
 }
 
 function connectOnly(model: RestModel, update: Data): Data {
