@@ -13,7 +13,17 @@ const SCHEMA = `
 model Team {
   id      Int      @id
   members Member[]
+  badges  Badge[]
   @@allow('all', true)
+}
+
+model Badge {
+  id     Int     @id
+  locked Boolean @default(false)
+  team   Team    @relation(fields: [teamId], references: [id])
+  teamId Int
+  @@allow('read,create', true)
+  @@allow('update', !locked)
 }
 
 model Member {
@@ -32,7 +42,7 @@ model Member {
 }
 `;
 
-const MODELS = ['team', 'member'];
+const MODELS = ['team', 'member', 'badge'];
 
 type Row = { id: number; name?: string; locked?: boolean; hidden?: boolean; teamId?: number | null };
 
@@ -51,6 +61,7 @@ function suite(provider: Provider) {
     /** Team 1 with member 1, team 2 with members 2..n+1 (and `special` ones, in team 2 unless said). */
     async function seed(n: number, special: Row[] = []): Promise<void> {
         const p = api.s.prisma;
+        await p.badge.deleteMany();
         await p.member.deleteMany();
         await p.team.deleteMany();
         await p.team.createMany({ data: [{ id: 1 }, { id: 2 }] });
@@ -140,6 +151,39 @@ function suite(provider: Provider) {
             if (how < 2) expect(docOf(res).data).toEqual([{ type: 'member', id: 1 }, { type: 'member', id: 2 }]);
             expect(await Promise.all([2, 60].map(teamOf))).toEqual([1, 1]);
         }
+    });
+
+    it('members whose link is required are moved (200); a refused or missing one: 403 or 404, nothing written', async () => {
+        if (!(await ready())) return;
+        const badges = (...n: number[]) => n.map((id) => ({ type: 'badge', id: String(id) }));
+        const reseed = async () => {
+            await seed(0);
+            await api.s.prisma.badge.createMany({ data: [{ id: 1, teamId: 1 }, { id: 2, teamId: 2 }, { id: 3, teamId: 2 }, { id: 4, teamId: 2, locked: true }] });
+            return snapshot(api.s, MODELS);
+        };
+        const badgeTeams = async () => (await api.s.prisma.badge.findMany({ orderBy: { id: 'asc' } })).map((b: { teamId: number }) => b.teamId);
+        let before = await reseed();
+        const moved = await api.call({ id: 1 }, 'POST', '/team/1/relationships/badges', { data: badges(2, 3) });
+        expect([moved.status, docOf(moved).data.map((d: { id: number }) => d.id)]).toEqual([200, [1, 2, 3]]);
+        expect(await badgeTeams()).toEqual([1, 1, 1, 2]);
+        for (const [method, data, status, source] of [
+            ['POST', badges(2, 4), 403, undefined],
+            ['POST', badges(2, 9), 404, { pointer: '/data/1' }],
+            ['PATCH', badges(1, 2, 4), 403, undefined],
+            ['PATCH', badges(2, 3), 400, undefined],
+            ['PATCH', badges(2, 4), 403, undefined],
+        ] as const) {
+            before = await reseed();
+            const res = await api.call({ id: 1 }, method, '/team/1/relationships/badges', { data });
+            expect([res.status, firstError(res).source]).toEqual([status, source]);
+            if (status === 400) expect(firstError(res).ormCode).toBe('P2014');
+            expect(await snapshot(api.s, MODELS)).toEqual(before);
+        }
+        // a replacement keeping every current member and adding others
+        await reseed();
+        const kept = await api.call({ id: 1 }, 'PATCH', '/team/1/relationships/badges', { data: badges(1, 2, 3) });
+        expect(kept.status).toBe(200);
+        expect(await badgeTeams()).toEqual([1, 1, 1, 2]);
     });
 
     it('a replacement that detaches and links: a refused link leaves the detached members linked, 403', async () => {

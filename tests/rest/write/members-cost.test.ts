@@ -12,7 +12,17 @@ const PLAIN_SCHEMA = `
 model Team {
   id      Int      @id
   members Member[]
+  badges  Badge[]
   @@allow('all', true)
+}
+
+model Badge {
+  id     Int     @id
+  locked Boolean @default(false)
+  team   Team    @relation(fields: [teamId], references: [id])
+  teamId Int
+  @@allow('read,create', true)
+  @@allow('update', !locked)
 }
 
 model Member {
@@ -92,6 +102,24 @@ function costSuite(provider: Provider) {
         }
     });
 }
+
+describe('the cost of moving members whose link is required [sqlite]', () => {
+    it('moving 900 from another record: a few statements, not one per member', async () => {
+        const api = await openApi(PLAIN_SCHEMA);
+        const counted = await countingEnhanced(api);
+        try {
+            await api.s.prisma.team.createMany({ data: [{ id: 1 }, { id: 2 }] });
+            await api.s.prisma.badge.createMany({ data: Array.from({ length: 900 }, (_, i) => ({ id: i + 1, teamId: 2 })) });
+            counted.reset();
+            const res = await counted.call('POST', '/team/1/relationships/badges', { data: Array.from({ length: 900 }, (_, i) => ({ type: 'badge', id: String(i + 1) })) });
+            expect([res.status, docOf(res).meta.total]).toEqual([200, 900]);
+            expect(counted.count()).toBeLessThanOrEqual(25);
+        } finally {
+            await counted.close();
+            await api.cleanup();
+        }
+    });
+});
 
 /** The handler over a second client of `api`'s database whose statements are counted (inside transactions too). */
 async function countingEnhanced(api: Api) {

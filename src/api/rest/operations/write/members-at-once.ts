@@ -23,9 +23,10 @@ import type { RestModel, RestRelationship } from '../../schema';
  *   by its update rule, which the nested write checks first (and answers). Then the write is made again, in a new
  *   transaction, with the nested writes (`OneByOne`): a refused request costs both.
  *
- * Left to the nested writes: required links (a detach is Prisma's 400 `P2014`), compound ids (compound-members.ts),
- * `@@delegate` models, relations of a model with itself, members with `@updatedAt` fields (`updateMany` sets them,
- * the nested writes do not) and foreign keys referencing fields the record's `where` does not give.
+ * Left to the nested writes: detaching a required link (Prisma's 400 `P2014`; linking one is done here), compound
+ * ids (compound-members.ts), `@@delegate` models, relations of a model with itself, members with `@updatedAt` fields
+ * (`updateMany` sets them, the nested writes do not) and foreign keys referencing fields the record's `where` does
+ * not give.
  */
 
 type Data = Record<string, unknown>;
@@ -41,13 +42,13 @@ export class OneByOne extends Error {
     }
 }
 
-/** The members' side of the relation, when its members can be detached at once (see above). */
+/** The members' side of the relation, when its members can be linked (and, where it is optional, detached) at once (see above). */
 function ownedByMembers(model: RestModel, rel: RestRelationship): RelationField | undefined {
     const target = rel.target;
     if (!rel.isArray || rel.field.manyToMany || target === model || target.idFields.length !== 1) return undefined;
     if (target.def.delegated || target.def.updatedAtFields.length > 0) return undefined;
     const back = rel.field.backLink ? target.def.relations.get(rel.field.backLink) : undefined;
-    if (!back || back.isArray || !back.isOwner || !back.isOptional || !back.foreignKeyMapping) return undefined;
+    if (!back || back.isArray || !back.isOwner || !back.foreignKeyMapping) return undefined;
     return back;
 }
 
@@ -97,10 +98,11 @@ export async function changeMembersAtOnce(tx: CrudContract, model: RestModel, wh
     for (const [name, op] of Object.entries(data)) {
         const rel = model.relationships.get(name);
         if (!rel || !isObject(op)) continue;
-        const disconnect = Array.isArray(op.disconnect) ? (op.disconnect as Data[]) : [];
+        const back = ownedByMembers(model, rel);
+        // a required link is never detached (the nested disconnect answers Prisma's 400), only moved here
+        const disconnect = Array.isArray(op.disconnect) && back?.isOptional ? (op.disconnect as Data[]) : [];
         const connect = Array.isArray(op.connect) ? (op.connect as Data[]) : [];
         if (disconnect.length + connect.length === 0) continue;
-        const back = ownedByMembers(model, rel);
         const link = back && linkTo(model, back, where);
         if (!back || !link) continue;
         const idName = rel.target.idFields[0].name;
@@ -116,7 +118,7 @@ export async function changeMembersAtOnce(tx: CrudContract, model: RestModel, wh
         }
         for (const chunk of chunks(linked)) await updateChunk(tx, key, { [idName]: { in: chunk } }, link, chunk.length);
         const rest: Data = { ...op };
-        delete rest.disconnect;
+        if (disconnect.length > 0) delete rest.disconnect;
         delete rest.connect;
         if (out === data) out = { ...data };
         if (Object.keys(rest).length > 0) out[name] = rest;
