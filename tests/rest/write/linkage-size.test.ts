@@ -37,8 +37,7 @@ it.each([
 it('1,000 identifiers are taken', async () => {
     const same = await api.call({ id: user }, 'PATCH', `/user/${user}/relationships/posts`, { data: identifiers(1000) });
     expect([same.status, docOf(same).meta.total]).toEqual([200, 1000]);
-    // (removing as many at once exceeds SQLite's bound on query parameters in Prisma: a 400 of its own)
-    const removed = await api.call({ id: user }, 'DELETE', `/user/${user}/relationships/posts`, { data: identifiers(500) });
-    expect([removed.status, docOf(removed).meta.total]).toEqual([200, 500]);
-    expect(await api.s.prisma.post.count({ where: { authorId: user } })).toBe(500);
+    const removed = await api.call({ id: user }, 'DELETE', `/user/${user}/relationships/posts`, { data: identifiers(1000) });
+    expect([removed.status, docOf(removed).meta.total]).toEqual([200, 0]);
+    expect(await api.s.prisma.post.count({ where: { authorId: user } })).toBe(0);
 });

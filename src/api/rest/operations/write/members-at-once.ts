@@ -126,3 +126,20 @@ export async function changeMembersAtOnce(tx: CrudContract, model: RestModel, wh
     }
     return out;
 }
+
+/**
+ * The filters (one per `CHUNK`) that find which of the `listed` records (unique `where`s) are members of the
+ * relationship `rel` of the record `where` names, by their foreign key, for reads through the user's client. One read
+ * naming them all, from the record, cannot name more than about 990 on SQLite (Prisma's bound of 999 query
+ * parameters: a 400 `P2029` for a `POST` or `DELETE` of 1,000 members). Undefined where the members cannot be changed
+ * at once either (see above).
+ */
+export function listedMemberFilters(model: RestModel, rel: RestRelationship, where: Data, listed: Data[]): Data[] | undefined {
+    const back = ownedByMembers(model, rel);
+    const link = back && linkTo(model, back, where);
+    if (!back || !link) return undefined;
+    const idName = rel.target.idFields[0].name;
+    const values = listed.map((m) => m[idName]);
+    if (values.some((v) => v === undefined || v === null || isObject(v))) return undefined;
+    return chunks(values).map((chunk) => ({ [idName]: { in: chunk }, ...link }));
+}

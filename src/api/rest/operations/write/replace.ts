@@ -9,7 +9,7 @@ import type { RestRequest } from '../../request';
 import type { RestModel } from '../../schema';
 import type { Projection } from '../../query/select';
 import { detachCompoundMembers } from './compound-members';
-import { changeMembersAtOnce, OneByOne } from './members-at-once';
+import { changeMembersAtOnce, listedMemberFilters, OneByOne } from './members-at-once';
 import { delegateOf, guardedWrite, resourceNotFound, type WriteTarget } from './guard';
 import { idValuesKey, MAX_LINKAGE } from '../../payload/identifiers';
 import { payloadError } from '../../payload/pointer';
@@ -141,6 +141,8 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     const select: Data = { ...idSelect(model) };
     const replaced: string[] = [];
     const narrowed: Array<[string, 'connect' | 'disconnect']> = [];
+    /** Narrowed relationships whose listed members are read apart, by chunks (members-at-once.ts). */
+    const byChunks = new Map<string, Data[]>();
     for (const k of keys) {
         const op = data[k];
         const rel = model.relationships.get(k);
@@ -154,10 +156,18 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         if (!verb) continue;
         narrowed.push([k, verb]);
         // an addition or removal needs only the listed records that are members, not every member
-        select[k] = { select: memberSelect(rel.target), where: { OR: (op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)) } };
+        const filters = listedMemberFilters(model, rel, where, op[verb] as Data[]);
+        if (filters) byChunks.set(k, filters);
+        else select[k] = { select: memberSelect(rel.target), where: { OR: (op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)) } };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
+    for (const [k, filters] of byChunks) {
+        const target = model.relationships.get(k)!.target;
+        const members: Data[] = [];
+        for (const f of filters) members.push(...((await db[target.key].findMany({ where: f, select: memberSelect(target) })) as Data[]));
+        record[k] = members;
+    }
     if (replaced.length === 0 && narrowed.length === 0) return data;
     const out: Data = { ...data };
     for (const k of replaced) {
