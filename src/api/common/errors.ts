@@ -63,19 +63,6 @@ export class RecordNotFoundError extends Error {
 }
 
 /**
- * A write the access policy refuses, found by the handler itself (an `updateMany` of ZenStack that left out records
- * its rules refuse, where the write it stands for throws): answered exactly as ZenStack's own refusal (`P2004`,
- * ACCESS_POLICY_VIOLATION) is.
- */
-export class PolicyDeniedError extends Error {
-    readonly code = 'P2004';
-    constructor(message: string) {
-        super(message);
-        this.name = 'PolicyDeniedError';
-    }
-}
-
-/**
  * A change that would leave a record without a link the schema requires: answered as the data layer's own
  * refusal (`P2014`), for changes the handlers make themselves instead of the ORM.
  */
@@ -403,9 +390,6 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
     }
     if (err instanceof RecordNotFoundError) {
         return { kind: 'not-found', message: err.message, ormCode: err.code };
-    }
-    if (err instanceof PolicyDeniedError) {
-        return { kind: 'policy', message: 'denied by access policy', ormCode: err.code, reason: 'ACCESS_POLICY_VIOLATION' };
     }
     if (err instanceof RequiredRelationError) {
         return { kind: 'orm', message: err.message, ormCode: err.code };

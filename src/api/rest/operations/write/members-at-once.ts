@@ -1,5 +1,5 @@
 import type { CrudContract } from '@zenstackhq/runtime';
-import { classifyError, PolicyDeniedError } from '../../../common/errors';
+import { classifyError } from '../../../common/errors';
 import type { RelationField } from '../../../common/model-registry';
 import { isObject } from '../../payload/pointer';
 import type { RestModel, RestRelationship } from '../../schema';
@@ -15,13 +15,16 @@ import type { RestModel, RestRelationship } from '../../schema';
  * key, as a filter; post-update and validation rules on each row it updated), so the policy stays ZenStack's. Its
  * outcomes are the nested writes' (tests/rest/write/detach-members.test.ts, attach-members.test.ts):
  *
- * - `updateMany` leaves out a record its update rules refuse, where the nested write throws: fewer rows updated than
- *   members listed is that refusal (`PolicyDeniedError`, explained as the nested write's: a 404 for a listed record
- *   the user cannot read or that is missing). When detaching, only while one of them is still linked: a member that
- *   is no longer linked was moved by another transaction meanwhile, which the nested disconnect skips too.
+ * - `updateMany` leaves out a record its update rules refuse, where the nested write throws; and a record another
+ *   transaction changed meanwhile, where PostgreSQL checks the rules again on the new row (a comment moved by another
+ *   request is no longer under the post whose author may move it), where the nested write, having checked the row it
+ *   read, waits and writes. So fewer rows updated than members listed is answered by the nested writes: the write is
+ *   made again, in a new transaction, with them (`OneByOne`), and their answer (a 403, a 404 for a record missing or
+ *   hidden, or the write) is the answer. When detaching, only while one of them is still linked: a member that is no
+ *   longer linked was moved by another transaction meanwhile, which the nested disconnect skips too.
  * - A post-update or validation failure is thrown by `updateMany` before it could tell that another member is refused
- *   by its update rule, which the nested write checks first (and answers). Then the write is made again, in a new
- *   transaction, with the nested writes (`OneByOne`): a refused request costs both.
+ *   by its update rule, which the nested write checks first (and answers): made again with the nested writes too.
+ *   A refused request costs both.
  *
  * Left to the nested writes: detaching a required link (Prisma's 400 `P2014`; linking one is done here), compound
  * ids (compound-members.ts), `@@delegate` models, relations of a model with itself, members with `@updatedAt` fields
@@ -78,9 +81,7 @@ async function updateChunk(tx: CrudContract, key: string, where: Data, data: Dat
         if (kind === 'policy' || kind === 'data-validation') throw new OneByOne();
         throw err;
     }
-    if (count < listed && (!linked || (await tx[key].count({ where: linked })) > 0)) {
-        throw new PolicyDeniedError(`a ${key} listed failed the update policy check`);
-    }
+    if (count < listed && (!linked || (await tx[key].count({ where: linked })) > 0)) throw new OneByOne();
 }
 
 function chunks<T>(values: T[]): T[][] {
