@@ -16,10 +16,12 @@ import { many, matchingNothing, walkWrites, type RelationWrite } from './write-w
  * condition beside it (`some: { OR: [{}], title }`, `some: { title: {} }` under `OR`) it handed Prisma an `OR`
  * object or an `AND` inside a field filter, which Prisma refuses (400). So the handler takes the empty conditions
  * out the way Prisma does (a field filter `{}`, `AND`/`NOT` members and lists that are empty, an `OR` member that
- * is empty, leaving `OR: []` when none is left), wherever a filter is: the `where` of every operation, relation
- * filters at any depth, nested reads and relation counts. The answer is then the ORM's own, with or without
- * ZenStack's rewrite. Relation filters are never taken out: `author: {}` and `posts: { some: {} }` mean "has a
- * related record". Copied along the changed paths only: unchanged parts are shared with the caller's arguments.
+ * is empty; an `OR` with no member left matches no row), wherever a filter is: the `where` of every operation and
+ * nested write, relation filters at any depth, nested reads and relation counts. The answer is then the ORM's
+ * documented one, with or without ZenStack's rewrite (Prisma alone reads an `OR` of nothing inside an `AND` member
+ * as no condition; here it matches no row everywhere). Relation filters are never taken out: `author: {}` and
+ * `posts: { some: {} }` mean "has a related record". Copied along the changed paths only: unchanged parts are
+ * shared with the caller's arguments (a nested write's filters are rewritten in a copy of the arguments).
  */
 
 type Data = Record<string, unknown>;
