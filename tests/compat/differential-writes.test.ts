@@ -109,7 +109,7 @@ async function differences<R extends { user: number | undefined }>(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const list = known as any[];
     const problems = unexplained(list, r, ours, upstream, () => compareData(ours, upstream));
-    const rowsExplained = list.some((d) => d.rows?.(r, ours, upstream));
+    const rowsExplained = list.some((d) => d.rows?.(r, ours, upstream) || (d.rowsToo && d.status?.(r, ours, upstream)));
     if (ours.status !== upstream.status) {
         const explained = list.filter((d) => d.status?.(r, ours, upstream));
         if (explained.some((d) => d.writesNothing) && !sameState(before, states[0])) problems.push(`ours answered ${ours.status} and changed rows, where it is to write nothing: ${JSON.stringify(ours.body)}`);

@@ -231,6 +231,8 @@ export interface WriteDifference<R> extends Difference<R> {
     writesNothing?: boolean;
     /** The statuses differ but both made the same write: the rows after are compared all the same. */
     sameRows?: boolean;
+    /** Wherever `status` holds, the rows may differ too (`rows` with the same condition). */
+    rowsToo?: boolean;
 }
 
 type Rows = Record<string, Record<string, unknown>[]> | undefined;
@@ -273,7 +275,7 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         name: 'links of a many-to-many relation from a model to itself are checked under both records\' update rules (2.22.3 checks none, and answers what the ORM says next)',
         documented: 'docs/migrating.md §3, docs/rpc.md#differences-from-zenstackhqserver-2x',
         status: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
-        rows: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+        rowsToo: true,
     },
     {
         name: 'a top-level upsert with guarded nested writes, on a record the user cannot read, runs its create as for a missing record (2.22.3 runs the update: 403)',
@@ -286,7 +288,7 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         name: 'a filter on an @omit field is a 400, in writes too (ZenStack filters on it unguarded; 2.22.3 passes it on)',
         documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/rpc.md (filters on @omit fields)',
         status: (_r, ours) => ours.status === 400 && OMIT_FILTER.test(rpcMessage(ours)),
-        rows: (_r, ours) => ours.status === 400 && OMIT_FILTER.test(rpcMessage(ours)),
+        rowsToo: true,
     },
     {
         name: 'a one-to-one link to a record linked to another one is the unique violation of its key, before rules ZenStack checks after the insert (2.22.3, linking by connect, checks them first: 403)',
@@ -311,19 +313,19 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         name: 'a filter on a field with a field-level read rule in the where of a single-record or nested write is a 400 (2.22.3 applies no read rule there: a right guess writes, a wrong one does not)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (filters on fields with field-level read rules in the where of writes)',
         status: (_r, ours) => ours.status === 400 && /cannot be used for filtering a write: reading it is restricted by the access policy$/.test(rpcMessage(ours)),
-        rows: (_r, ours) => ours.status === 400 && /cannot be used for filtering a write: reading it is restricted by the access policy$/.test(rpcMessage(ours)),
+        rowsToo: true,
     },
     {
         name: "a connectOrCreate whose where names a record the user cannot read creates, as for a missing one (2.22.3 finds it and checks its update rule: 403, or links it); a create that takes the hidden record's key is the unique violation",
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records the user cannot read, named by nested writes)',
         status: (r, ours, upstream) => JSON.stringify(r.args).includes('"connectOrCreate"') && ((ours.status < 300 && upstream.status === 403) || hiddenKeyTaken(ours, upstream)),
-        rows: (r, ours, upstream) => JSON.stringify(r.args).includes('"connectOrCreate"') && ((ours.status < 300 && upstream.status === 403) || hiddenKeyTaken(ours, upstream)),
+        rowsToo: true,
     },
     {
         name: 'writes ZenStack 2.x runs without their rules are a 400: inside the create of a connectOrCreate beyond the record it creates, relation writes in a nested upsert\'s update branch, fields with update rules in a nested updateMany, a one-to-one link beside other writes on the same relation (rpc.md: write them separately)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x, docs/migrating.md §4',
         status: (_r, ours) => ours.status === 400 && rpcUncheckedWrite(ours),
-        rows: (_r, ours) => ours.status === 400 && rpcUncheckedWrite(ours),
+        rowsToo: true,
     },
 ];
 
@@ -338,6 +340,8 @@ const OMIT_FILTER = /^field "\w+" of \w+ cannot be used for filtering: reading i
 const rpcUncheckedWrite = (a: Answer) => /is not checked there by the access policy: write it separately|which the access policy does not check there; write it separately|whose field-level update rule ZenStack does not check there|a write that links a one-to-one relation by its foreign key takes/.test(rpcMessage(a));
 const restCode = (a: Answer): string => a.body?.errors?.[0]?.code ?? '';
 
+/** The relationship endpoint of a one-to-one relationship from the side without the key, in the differential schemas. */
+const ONE_TO_ONE_OTHER_SIDE = /^\/user\/[^/]+\/relationships\/(badge|profile)$/;
 const RELATIONSHIP_PATH = /^\/\w+\/[^/]+\/relationships\/\w+$/;
 
 /** 2.22.3 failed inside its own ORM call: a 400 quoting the ORM's invocation (`Invalid \`t=Object.create()\` invocation`). */
@@ -370,7 +374,7 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         name: 'links of a many-to-many relationship from a type to itself are checked under both records\' update rules (2.22.3 checks none)',
         documented: 'docs/migrating.md §3, docs/rest-write.md#relationships',
         status: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
-        rows: (r, ours) => ours.status === 403 && SELF_MANY_TO_MANY.test(JSON.stringify(r)),
+        rowsToo: true,
     },
     {
         name: 'relationships in an update, whose identifiers carry the id as a string (2.22.3 hands the string to the ORM for an Int key: 400 unknown-error)',
@@ -389,6 +393,13 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         name: "a to-many replacement leaves the members the user cannot read attached (2.22.3's `set` detaches them unchecked)",
         documented: 'docs/rest-write.md#relationships (replacing a to-many relationship), docs/migrating.md §3',
         rows: (r, ours, upstream) => r.method === 'PATCH' && ours.status === 200 && upstream.status === 200 && replacesToMany(r),
+    },
+    {
+        name: "a one-to-one link from the side without the key detaches the current partner under the partner's update rule: 403 when it denies it (2.22.3 detaches it unchecked)",
+        documented: 'docs/rest-write.md#relationships (one-to-one relationships), docs/migrating.md §3',
+        status: (r, ours, upstream) => ours.status === 403 && upstream.status < 300 && r.method === 'PATCH' && ONE_TO_ONE_OTHER_SIDE.test(r.path),
+        rowsToo: true,
+        writesNothing: true,
     },
     {
         name: 'a one-to-one link to a record linked to another one is a 409, also where the write\'s rules are checked after it (2.22.3 detaches the other record unchecked, or answers its rules first)',
@@ -439,6 +450,6 @@ export const REST_WRITE_DIFFERENCES: WriteDifference<RestWrite>[] = [
         name: 'a to-one relationship given as `data: null` in a create (no related record) is accepted (2.22.3: 400, its payload schema wants an identifier)',
         documented: 'docs/migrating.md §5',
         status: (r, ours, upstream) => r.method === 'POST' && ours.status !== 400 && upstream.status === 400 && /"data":null/.test(JSON.stringify(r.body)),
-        rows: (r, ours, upstream) => r.method === 'POST' && ours.status !== 400 && upstream.status === 400 && /"data":null/.test(JSON.stringify(r.body)),
+        rowsToo: true,
     },
 ];

@@ -162,25 +162,25 @@ describe('generated filters with empty conditions (property-based)', () => {
     );
     // a relation filter under OR or NOT is refused by design (README, what the handlers add to the access policy)
     const GUARDED = /is not supported: the read rules of/;
-    it('users: the handler answers by the documented rule', async () => {
+    /** Checks `runs` generated filters of `model` against the rule; returns how many were answered (not refused by design). */
+    async function byTheRule(model: 'user' | 'post', wheres: fc.Arbitrary<Where>, seed: number): Promise<number> {
+        let answered = 0;
         await fc.assert(
-            fc.asyncProperty(userWhere, async (where) => {
-                const res = await rpcAs(s, ME, 'GET', '/user/findMany', { where, select: { id: true }, orderBy: { id: 'asc' } });
+            fc.asyncProperty(wheres, async (where) => {
+                const res = await rpcAs(s, ME, 'GET', `/${model}/findMany`, { where, select: { id: true }, orderBy: { id: 'asc' } });
                 if (res.status === 400 && GUARDED.test(res.body.error.message)) return;
-                expect([res.status, JSON.stringify(res.body.data?.map((r: { id: number }) => r.id))]).toEqual([200, expected('user', where)]);
+                answered++;
+                expect([res.status, JSON.stringify(res.body.data?.map((r: { id: number }) => r.id))]).toEqual([200, expected(model, where)]);
             }),
-            { seed: 4242, numRuns: 300 },
+            { seed, numRuns: 300 },
         );
+        return answered;
+    }
+    it('users: the handler answers by the documented rule', async () => {
+        expect(await byTheRule('user', userWhere, 4242)).toBeGreaterThan(150);
     });
     it('posts: the handler answers by the documented rule', async () => {
-        await fc.assert(
-            fc.asyncProperty(post, async (where) => {
-                const res = await rpcAs(s, ME, 'GET', '/post/findMany', { where, select: { id: true }, orderBy: { id: 'asc' } });
-                if (res.status === 400 && GUARDED.test(res.body.error.message)) return;
-                expect([res.status, JSON.stringify(res.body.data?.map((r: { id: number }) => r.id))]).toEqual([200, expected('post', where)]);
-            }),
-            { seed: 4243, numRuns: 300 },
-        );
+        expect(await byTheRule('post', post, 4243)).toBeGreaterThan(150);
     });
     it('the rule is the raw client\'s where the raw client follows it: at the top of a filter', async () => {
         for (const where of [{ OR: [{}] }, { OR: [{}, { title: 'x' }] }, { NOT: [{}] }, { NOT: {} }, { OR: [{ AND: [] }] }, { NOT: [{ title: {} }] }, { OR: [] }]) {

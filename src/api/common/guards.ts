@@ -81,3 +81,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function many(value: unknown): unknown[] {
     return Array.isArray(value) ? value : value === undefined ? [] : [value];
 }
+
+/** A stable text of a JSON-like value with BigInts (`8n`), to compare keys and find duplicates by. */
+export function jsonKey(value: unknown): string {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}

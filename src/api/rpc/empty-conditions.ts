@@ -2,6 +2,7 @@ import { relationFilterForms } from '../common/filter-guard';
 import { hasOwn, isObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
+import { mapReadFilters, put } from './read-filters';
 import { rewrittenCopy } from './relation-set';
 import { many, matchingNothing, walkWrites, type RelationWrite } from './write-walk';
 
@@ -32,14 +33,6 @@ function isEmptyObject(value: unknown): boolean {
     if (!isObject(value)) return false;
     for (const key in value) if (hasOwn(value, key)) return false;
     return true;
-}
-
-/** `obj` with `key` set to `value` (or removed, for `undefined`): a copy made on the first change (`copy.out`). */
-function put(copy: { out?: Data }, obj: Data, key: string, value: unknown): void {
-    if (value === obj[key]) return;
-    copy.out ??= { ...obj };
-    if (value === undefined) delete copy.out[key];
-    else copy.out[key] = value;
 }
 
 /** An `AND`/`OR`/`NOT` value without its empty members (`undefined`: the combinator itself is a no-op). */
@@ -104,46 +97,6 @@ export function withoutEmptyConditions(registry: ModelRegistry, model: ModelDef,
     return result;
 }
 
-/** `_count: { select: { rel: { where } } }` of `model`, its filters without empty conditions. */
-function counts(registry: ModelRegistry, model: ModelDef, count: Data): Data {
-    if (!isObject(count.select)) return count;
-    const select = count.select;
-    const copy: { out?: Data } = {};
-    for (const key in select) {
-        const value = select[key];
-        const rel = hasOwn(select, key) ? model.relations.get(key) : undefined;
-        const target = rel && registry.models.get(rel.targetKey);
-        if (!target || !isObject(value) || !isObject(value.where)) continue;
-        const where = withoutEmptyConditions(registry, target, value.where);
-        if (where !== value.where) put(copy, select, key, { ...value, where });
-    }
-    return copy.out ? { ...count, select: copy.out } : count;
-}
-
-/** An `include`/`select` of `model`: each nested read's filter and shape, and its relation counts. */
-function shape(registry: ModelRegistry, model: ModelDef, value: Data): Data {
-    const copy: { out?: Data } = {};
-    for (const key in value) {
-        const item = value[key];
-        if (!hasOwn(value, key) || !isObject(item)) continue;
-        if (key === '_count') {
-            put(copy, value, key, counts(registry, model, item));
-            continue;
-        }
-        const rel = model.relations.get(key);
-        const target = rel && registry.models.get(rel.targetKey);
-        if (target) put(copy, value, key, read(registry, target, item));
-    }
-    return copy.out ?? value;
-}
-
-function read(registry: ModelRegistry, model: ModelDef, args: Data): Data {
-    const copy: { out?: Data } = {};
-    if (isObject(args.where)) put(copy, args, 'where', withoutEmptyConditions(registry, model, args.where));
-    for (const key of ['include', 'select']) if (isObject(args[key])) put(copy, args, key, shape(registry, model, args[key] as Data));
-    return copy.out ?? args;
-}
-
 /** Nested writes whose items are filters themselves, and those whose items hold one as `where`. */
 const FILTER_ITEMS = ['deleteMany', 'delete', 'disconnect', 'connect', 'set'];
 const WHERE_ITEMS = ['updateMany', 'update', 'upsert', 'connectOrCreate'];
@@ -183,7 +136,7 @@ function nestedFilters(registry: ModelRegistry, write: RelationWrite, apply: boo
 
 /** One call's arguments with the empty conditions of their filters taken out (the same object when there are none). */
 export function dropEmptyConditions(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
-    const filtered = read(registry, model, args as Data) as Args;
+    const filtered = mapReadFilters(registry, model, args as Data, (m, where) => withoutEmptyConditions(registry, m, where)) as Args;
     if (opName !== 'create' && opName !== 'update' && opName !== 'upsert') return filtered;
     return rewrittenCopy(filtered, (copy, apply) => {
         let changed = false;

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../common/errors';
-import { hasOwn, isObject } from '../common/guards';
+import { hasOwn, isObject, jsonKey } from '../common/guards';
 import { comparableValue, idSelect, uniqueConstraint, uniqueWhere, type ModelDef, type ModelRegistry, type RelationField } from '../common/model-registry';
 import { isPlainObject } from '../common/guards';
 import type { Args } from './input';
@@ -152,7 +152,7 @@ function idKey(model: ModelDef, record: Data): string | undefined {
         if (v === undefined || v === null || isObject(v)) return undefined;
         values.push(comparableValue(f, v));
     }
-    return JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    return jsonKey(values);
 }
 
 // the relation guards take `uniqueWhere` from here, beside the walk helpers

@@ -1,5 +1,5 @@
 import { BadRequestError, classifyError, RecordNotFoundError } from '../common/errors';
-import { isObject } from '../common/guards';
+import { isObject, jsonKey } from '../common/guards';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isNotReadable } from '../common/transactions';
 import { isPlainObject } from '../common/guards';
@@ -51,7 +51,7 @@ function pinSelect(model: ModelDef): Record<string, true> {
 /** Checks a record under its update rule by writing back, unchanged, the fields `pinSelect` read. */
 async function checkUpdatable(client: unknown, model: ModelDef, record: Data, checked: Set<string>): Promise<void> {
     const where = uniqueWhere(model, record);
-    const key = JSON.stringify([model.key, where], (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    const key = jsonKey([model.key, where]);
     if (checked.has(key)) return;
     checked.add(key);
     const data: Data = {};
@@ -83,12 +83,7 @@ export function keyValues(model: ModelDef, where: Data): Data | undefined {
 export function namesCreatedRecord(site: RelationWrite, where: Data): boolean {
     if (site.place.path || site.target !== site.model) return false;
     const key = keyValues(site.target, where);
-    return key !== undefined && Object.entries(key).every(([name, value]) => sameValue(site.data[name], value));
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-    if (isObject(a) && isObject(b)) return Object.keys(b).every((k) => sameValue(a[k], b[k])) && Object.keys(a).length === Object.keys(b).length;
-    return a !== undefined && a !== null && (a === b || (typeof a === 'bigint' || typeof b === 'bigint' ? String(a) === String(b) : false));
+    return key !== undefined && jsonKey(Object.keys(key).map((name) => site.data[name] ?? null)) === jsonKey(Object.values(key));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { jsonKey } from '../../common/guards';
 import { comparableValue } from '../../common/model-registry';
 import { whereById } from '../ids';
 import { namesType, type RestModel, type RestRelationship } from '../schema';
@@ -25,7 +26,7 @@ export function idValuesKey(model: RestModel, values: Record<string, unknown>): 
 
 /** A stable key of a unique `where`, to find duplicates and compare ids. */
 export function whereKey(where: Record<string, unknown>): string {
-    return JSON.stringify(where, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    return jsonKey(where);
 }
 
 /** Parses `{ type, id }` naming a record of `target`; 400 with a pointer when malformed. */
