@@ -15,6 +15,8 @@ import { idValuesKey, MAX_LINKAGE } from '../../payload/identifiers';
 import { payloadError } from '../../payload/pointer';
 import { detachDisplacedPartners, ownerLinksAsForeignKeys, withLinkConflicts, type LinkPointers } from './one-to-one';
 import { checkLinks } from './self-many-to-many';
+import { providerOf } from '../../../common/isolation';
+import { inParts, partSize, splitsMemberLists, updatesInParts } from './member-parts';
 
 /**
  * Relationship changes on an existing record, made safe under ZenStack v2's access policy:
@@ -143,6 +145,8 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     const narrowed: Array<[string, 'connect' | 'disconnect']> = [];
     /** Narrowed relationships whose listed members are read apart, by chunks (members-at-once.ts). */
     const byChunks = new Map<string, Data[]>();
+    /** Narrowed relationships whose listed members are read from the record in parts (member-parts.ts). */
+    const byParts = new Map<string, Data[][]>();
     for (const k of keys) {
         const op = data[k];
         const rel = model.relationships.get(k);
@@ -157,11 +161,25 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         narrowed.push([k, verb]);
         // an addition or removal needs only the listed records that are members, not every member
         const filters = listedMemberFilters(model, rel, where, op[verb] as Data[]);
-        if (filters) byChunks.set(k, filters);
-        else select[k] = { select: memberSelect(rel.target), where: { OR: (op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)) } };
+        if (filters) {
+            byChunks.set(k, filters);
+            continue;
+        }
+        const parts = inParts((op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)), partSize(rel.target));
+        if (parts.length > 1) byParts.set(k, parts);
+        else select[k] = { select: memberSelect(rel.target), where: { OR: parts[0] ?? [] } };
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
+    for (const [k, parts] of byParts) {
+        const members: Data[] = [];
+        for (const part of parts) {
+            const read = (await db[model.key].findUnique({ where, select: { [k]: { select: memberSelect(model.relationships.get(k)!.target), where: { OR: part } } } })) as Data | null;
+            if (!read) return null;
+            members.push(...((read[k] as Data[]) ?? []));
+        }
+        record[k] = members;
+    }
     for (const [k, filters] of byChunks) {
         const target = model.relationships.get(k)!.target;
         const members: Data[] = [];
@@ -215,12 +233,20 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
                     if (!resolved) throw resourceNotFound(model, target.id);
                     const linked = await applyRelationChanges(req, tx, model, where, resolved, pointers, oneByOne);
                     await checkLinks(req, tx, model, 'update', { where, data: linked });
-                    return (await tx[model.key].update({ where, data: linked, ...projection })) as Data;
+                    return updateInParts(req, tx, model, where, linked, projection);
                 },
                 writeOptions(req, model, data),
             );
         return withLinkConflicts(model, data, pointers, () => withMembersRetry(write));
     });
+}
+
+/** The record's update with `data`, its long member lists in parts where the database needs them (member-parts.ts). */
+async function updateInParts(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, projection: Projection): Promise<Data> {
+    const updates = splitsMemberLists(providerOf(req.prisma)) ? updatesInParts(model, data) : [data];
+    const last = updates.pop()!;
+    for (const part of updates) await tx[model.key].update({ where, data: part, select: idSelect(model) });
+    return (await tx[model.key].update({ where, data: last, ...projection })) as Data;
 }
 
 /**
