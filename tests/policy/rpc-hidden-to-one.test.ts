@@ -105,3 +105,28 @@ it('an upsert whose where does not match the partner does not detach a partner t
         [7, 5, 'mine'],
     ]);
 });
+
+it('an update beside a write that makes a partner updates the partner just made, as Prisma orders them, also where the current one is hidden', async () => {
+    type Row = { id: number; userId: number | null; bio: string };
+    const rows = async () => (await profiles()).map((p: Row) => [p.id, p.userId, p.bio]);
+    // no partner: Prisma makes one, then updates it (this was a 404: the update was narrowed to match no partner)
+    await s.prisma.user.create({ data: { id: 6 } });
+    expect((await update(NONE, { create: { id: 7 }, update: { bio: 'new' } })).status).toBe(200);
+    expect((await update(6, { upsert: { create: { id: 8 }, update: {} }, update: { bio: 'newer' } })).status).toBe(200);
+    // a hidden partner that may be updated is detached first, under its rule; the update goes to the new partner
+    expect((await update(HIDDEN, { create: { id: 9 }, update: { bio: 'mine' } })).status).toBe(200);
+    expect(await rows()).toEqual([
+        [1, 1, ''],
+        [2, null, ''],
+        [4, 4, ''],
+        [5, 5, ''],
+        [7, 3, 'new'],
+        [8, 6, 'newer'],
+        [9, 2, 'mine'],
+    ]);
+    // a hidden partner that may not be updated is not detached: 403, nothing written
+    const before = await profiles();
+    const refused = await update(HIDDEN_LOCKED, { create: { id: 10 }, update: { bio: 'mine' } });
+    expect(refused.status).toBe(403);
+    expect(await profiles()).toEqual(before);
+});

@@ -100,6 +100,30 @@ function suite(provider: Provider) {
         }
     });
 
+    it('non-owner side: a partner deleted by the same write is deleted under its delete rule, not detached under its update rule', async () => {
+        if (skip()) return;
+        // profile 1 (user 1's) may be deleted but not updated: Prisma deletes it, then links profile 2, as ZenStack alone does
+        const res = await call('PUT', '/user/update', { where: { id: 1 }, data: { profile: { delete: true, connect: { id: 2 } } }, include: { profile: true } });
+        expect([res.status, res.body.data?.profile?.id]).toEqual([200, 2]);
+        expect(await profiles()).toEqual({ 2: 1, 3: 2 });
+        // a create in its place: ZenStack alone made the create first, then deleted the new profile and left profile 3 detached
+        expect((await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { delete: true, create: { id: 5 } } } })).status).toBe(200);
+        expect(await profiles()).toEqual({ 2: 1, 5: 2 });
+        // in an upsert's update branch the same; of a user that is not there, its create runs and nothing is deleted
+        expect((await call('POST', '/user/upsert', { where: { id: 2 }, create: { id: 2 }, update: { profile: { delete: true, create: { id: 6 } } } })).status).toBe(200);
+        expect(await profiles()).toEqual({ 2: 1, 6: 2 });
+        expect((await call('POST', '/user/upsert', { where: { id: 7 }, create: { id: 7 }, update: { profile: { delete: true, create: { id: 8 } } } })).status).toBe(200);
+        expect([await profiles(), await s.prisma.user.count({ where: { id: 7 } })]).toEqual([{ 2: 1, 6: 2 }, 1]);
+        // deleting the partner and linking it again fails, and the delete is undone with it
+        expect((await call('PUT', '/user/update', { where: { id: 1 }, data: { profile: { delete: true, connect: { id: 2 } } } })).status).toBeGreaterThanOrEqual(400);
+        expect(await profiles()).toEqual({ 2: 1, 6: 2 });
+        // `delete: false` deletes nothing: the partner is still detached first, under its update rule
+        await s.prisma.profile.update({ where: { id: 6 }, data: { locked: true } });
+        const kept = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { delete: false, create: { id: 9 } } } });
+        expect([kept.status, kept.body.error?.reason]).toEqual([403, 'ACCESS_POLICY_VIOLATION']);
+        expect(await profiles()).toEqual({ 2: 1, 6: 2 });
+    });
+
     it('a guarded link inside a sequential transaction rolls the whole transaction back', async () => {
         if (skip()) return;
         const before = await profiles();

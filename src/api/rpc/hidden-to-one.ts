@@ -47,11 +47,18 @@ export function hasToOneTargets(registry: ModelRegistry, model: ModelDef, op: st
     return sites(registry, model, op, args).length > 0;
 }
 
-/** Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. */
+/** Nested writes that give the record a partner, which Prisma makes before it runs an `update` beside them. */
+const MAKES_PARTNER = ['create', 'connect', 'connectOrCreate', 'upsert'];
+
+/**
+ * Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. An
+ * `update` beside a write that makes a partner (`{ create, update }`) is left as it is: Prisma runs it on the
+ * partner just made, which is no longer the one the user could not see (or the lack of one).
+ */
 function matchNothing(target: ModelDef, ops: Data): void {
     const nothing = matchingNothing(target);
     const narrowed = (where: unknown): Data => ({ AND: isObject(where) ? [where, nothing] : [nothing] });
-    if (ops.update !== undefined) {
+    if (ops.update !== undefined && !MAKES_PARTNER.some((k) => ops[k] !== undefined)) {
         const data = toOneData(target, ops.update);
         const where = data !== ops.update && isObject(ops.update) ? ops.update.where : undefined;
         ops.update = { where: narrowed(where), data };

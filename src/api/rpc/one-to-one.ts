@@ -21,7 +21,7 @@ import { delegateOf, walkWrites, type Step } from './write-walk';
  * forms, not both, so the other owner-side relations of the same data are written as keys too (a nested
  * `create` made first, on its own; one-to-one-keys.ts). Non-owner links in update paths are preceded, in the same
  * transaction, by a `disconnect: true` along the same path, which ZenStack checks against the current
- * partner's update rule. A non-owner `upsert` is such a link when its create runs: when the partner the user
+ * partner's update rule; a partner the same write deletes is deleted first instead, under its delete rule. A non-owner `upsert` is such a link when its create runs: when the partner the user
  * sees does not match its `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached
  * the partner unchecked.
  */
@@ -33,6 +33,11 @@ interface UnlinkFirst {
     relation: RelationField;
     /** The nested `upsert` when it is the only link: the partner is unlinked only if its create runs. */
     upsert?: Data;
+    /**
+     * The relation's nested writes when they also `delete` the partner: Prisma deletes it before it links another, so
+     * it is deleted first, on its own (ZenStack 2.x made a `create` first and then deleted the new record).
+     */
+    deletes?: Data;
 }
 
 export interface OneToOneSites {
@@ -51,7 +56,8 @@ export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: 
         if (ownerLink && !sites.owner.some((o) => o.data === data)) sites.owner.push({ model: holder, data, conditional: place.conditional });
         if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((link) => ops[link] !== undefined)) {
             const upsertOnly = isObject(ops.upsert) && LINKS.every((link) => link === 'upsert' || ops[link] === undefined);
-            sites.unlink.push({ path: place.path, relation, upsert: upsertOnly ? (ops.upsert as Data) : undefined });
+            const deletes = ops.delete !== undefined && ops.delete !== false ? ops : undefined;
+            sites.unlink.push({ path: place.path, relation, upsert: upsertOnly ? (ops.upsert as Data) : undefined, deletes });
         }
     });
     return sites;
@@ -90,6 +96,7 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
     const { relation } = site;
     const target = registry.models.get(relation.targetKey);
     if (!target || !relation.backLink) return;
+    if (site.deletes) return deleteFirst(client, model, where, site, site.deletes);
     const record = isPlainObject(where) ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) }) : undefined;
     const partner = follow(record, site.path)?.[relation.name];
     if (site.upsert && isObject(partner) && !(await upsertCreates(client, target, partner, site.upsert))) return;
@@ -106,6 +113,21 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
         if (kind === 'not-readable' || kind === 'not-found' || (!isObject(partner) && kind === 'validation')) return;
         throw err;
     }
+}
+
+/**
+ * Deletes the partner a write deletes and replaces (`{ delete: true, create | connect | … }`) before the write, which
+ * then links the new one with none left to detach: Prisma's order, under the partner's delete rule. Where the record
+ * is not there (an upsert that creates it) there is nothing to delete, and the write decides.
+ */
+async function deleteFirst(client: unknown, model: ModelDef, where: unknown, site: UnlinkFirst, ops: Data): Promise<void> {
+    try {
+        await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [site.relation.name]: { delete: ops.delete } }), select: idSelect(model) });
+    } catch (err) {
+        const { kind } = classifyError(err);
+        if (kind !== 'not-readable' && !(kind === 'not-found' && site.path.length === 0 && !isObject(await delegateOf(client, model).findUnique({ where, select: idSelect(model) })))) throw err;
+    }
+    delete ops.delete;
 }
 
 /**
