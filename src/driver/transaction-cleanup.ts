@@ -17,8 +17,10 @@
  * `@prisma/adapter-better-sqlite3` the factory also offers the snapshot probe (`snapshot-probe.ts`),
  * with which a REST page and its total are read consistently without holding the connection in a
  * transaction, and its transactions take the file's write lock at their start (`takeWriteLock`), so that
- * several processes on one file wait for each other instead of failing with SQLITE_BUSY. Everything else
- * passes through unchanged.
+ * several processes on one file wait for each other instead of failing with SQLITE_BUSY. A SQLite adapter
+ * that declares no bound on a statement's parameters declares the one its SQLite was built with
+ * (`variable-limit.ts`: 32,766 for better-sqlite3, where Prisma assumed 999). Everything else passes through
+ * unchanged.
  *
  *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
  */
@@ -26,6 +28,7 @@
 import { ConnectionGate } from './connection-gate';
 import { withOverrides } from './overrides';
 import { ConnectedAdapters, runsOnOneConnection, SNAPSHOT_PROBE } from './snapshot-probe';
+import { declaringLimit, sqliteVariableLimit } from './variable-limit';
 
 interface SqlQuery {
     sql: string;
@@ -156,8 +159,11 @@ async function takeWriteLock(tx: DriverTransaction): Promise<void> {
 /** The statement methods of a driver adapter, outside any transaction. */
 const STATEMENTS = ['queryRaw', 'executeRaw', 'executeScript'] as const;
 
-/** `connected`: where a single-connection SQLite adapter is registered for the snapshot probe while it is open. */
-function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
+/**
+ * `connected`: where a single-connection SQLite adapter is registered for the snapshot probe while it is open;
+ * `variableLimit`: the SQLite connection's bound on parameters per statement, declared to Prisma (variable-limit.ts).
+ */
+function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters, variableLimit?: number): A {
     const inner = adapter as unknown as DriverAdapter;
     if (typeof inner?.startTransaction !== 'function') {
         return adapter;
@@ -194,6 +200,10 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters): A {
             return wrapTransaction(tx, () => gate.release());
         },
     };
+    if (variableLimit !== undefined) {
+        const info = (inner as { getConnectionInfo?: () => { maxBindValues?: number; supportsRelationJoins: boolean } }).getConnectionInfo;
+        overrides.getConnectionInfo = declaringLimit(info?.bind(inner), variableLimit);
+    }
     for (const name of STATEMENTS) {
         const method = (inner as unknown as Record<string, unknown>)[name];
         if (typeof method === 'function') {
@@ -222,7 +232,12 @@ export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(facto
     }
     const connected = factory.provider === 'sqlite' && runsOnOneConnection(factory.adapterName) ? new ConnectedAdapters() : undefined;
     const overrides: Record<string | symbol, unknown> = {
-        connect: async () => wrapAdapter(await factory.connect(), connected),
+        connect: async () => {
+            const adapter = await factory.connect();
+            const inner = adapter as unknown as DriverAdapter & { queryRaw?: unknown };
+            const limit = inner?.provider === 'sqlite' && typeof inner.queryRaw === 'function' ? await sqliteVariableLimit(inner as never) : undefined;
+            return wrapAdapter(adapter, connected, limit);
+        },
     };
     if (connected) overrides[SNAPSHOT_PROBE] = connected.probe;
     const shadow = (factory as { connectToShadowDb?: () => Promise<unknown> }).connectToShadowDb;

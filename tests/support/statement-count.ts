@@ -6,10 +6,13 @@ import type { TestSchema } from './schema';
 /**
  * A second client of a SQLite test database whose driver adapter counts the statements that reach it
  * (queries and executes, inside transactions too): what a request costs the database, counted honestly, except
- * the statements that open a transaction.
+ * the statements that open a transaction and the wrapper's one read of the connection's bound when it connects.
  */
 
 type Method = (...args: unknown[]) => unknown;
+
+/** How `withTransactionCleanup` reads the connection's bound on parameters, once, when Prisma connects (variable-limit.ts). */
+const BOUND_READ = 'SELECT COMPILE_OPTIONS FROM PRAGMA_COMPILE_OPTIONS';
 type Queryable = Record<string, Method>;
 
 export interface CountingClient {
@@ -29,7 +32,7 @@ export function countingClient(s: TestSchema): CountingClient {
         const run = (name: string) => (...args: unknown[]) => {
             const sql = String((args[0] as { sql?: unknown } | undefined)?.sql ?? '').trim().toUpperCase();
             opening = opening && (sql === 'ROLLBACK' || sql.startsWith('BEGIN'));
-            if (!opening) statements++;
+            if (!opening && !sql.startsWith(BOUND_READ)) statements++;
             return q[name](...args);
         };
         return withOverrides(q, { queryRaw: run('queryRaw'), executeRaw: run('executeRaw') });

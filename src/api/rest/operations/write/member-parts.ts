@@ -3,9 +3,10 @@ import type { RestModel } from '../../schema';
 
 /**
  * Long member lists in parts, on SQLite. Prisma finds the records a nested `connect` or `disconnect` names with one
- * statement whose filter is an `OR` of one term per member; on SQLite Prisma allows 999 query parameters per
- * statement and SQLite an expression 1,000 deep, so 1,000 members (as many as a request may name) were a 400 `P2029`
- * however the rules stood: the members of a many-to-many relationship, and the others still linked one by one
+ * statement whose filter is an `OR` of one term per member; SQLite takes an expression at most 1,000 deep (and Prisma
+ * 999 query parameters per statement, unless the adapter declares more: `withTransactionCleanup` does), so 1,000
+ * members (as many as a request may name) were a 400 (`P2029`, or SQLite's "Expression tree is too large") however
+ * the rules stood: the members of a many-to-many relationship, and the others still linked one by one
  * (members-at-once.ts lists them). Where a list is longer than a part, the update is made as several updates of the
  * record in its transaction, the first ones holding only parts of the member lists and the last one the rest of the
  * data, so that the answer is the last one's read-back. Elsewhere (PostgreSQL takes 32,766 parameters) nothing is
@@ -15,7 +16,7 @@ import type { RestModel } from '../../schema';
 
 type Data = Record<string, unknown>;
 
-/** Query parameters one part may use: SQLite's 999, less room for the rules' own. */
+/** Query parameters (and `OR` terms) one part may use: under Prisma's default 999 and SQLite's depth of 1,000, with room for the rules' own. */
 const PARAMETERS = 800;
 
 /** Members per part for `target`: every id field of a member is a parameter. */
