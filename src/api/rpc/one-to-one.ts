@@ -21,9 +21,9 @@ import { delegateOf, walkWrites, type Step } from './write-walk';
  * forms, not both, so the other owner-side relations of the same data are written as keys too (a nested
  * `create` made first, on its own; one-to-one-keys.ts). Non-owner links in update paths are preceded, in the same
  * transaction, by a `disconnect: true` along the same path, which ZenStack checks against the current
- * partner's update rule; a partner the same write deletes is deleted first instead, under its delete rule. A non-owner `upsert` is such a link when its create runs: when the partner the user
- * sees does not match its `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached
- * the partner unchecked.
+ * partner's update rule; a partner the same write deletes is deleted first instead, under its delete rule. A
+ * non-owner `upsert` is such a link when its create runs: when the partner the user sees does not match its
+ * `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached the partner unchecked.
  */
 
 type Data = Record<string, unknown>;
