@@ -282,7 +282,9 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (a top-level upsert whose where names a record the user cannot read)',
         // (or 2.22.3's update fails on a nested write, 404, where ours runs a create that its rules or validation refuse)
         status: (r, ours, upstream) =>
-            r.op === 'upsert' && ((upstream.status === 403 && ours.status !== 403) || (upstream.status === 404 && (ours.status === 403 || ours.status === 422))),
+            r.op === 'upsert' &&
+            ((upstream.status === 403 && ours.status !== 403) ||
+                (upstream.status === 404 && (ours.status === 403 || ours.status === 422 || (ours.status === 400 && ours.body?.error?.code === 'P2002')))),
         // its create may also be one the user cannot read back (403 RESULT_NOT_READABLE, the record kept)
         // (2.22.3's update may also have written and answered 403 RESULT_NOT_READABLE where ours, creating, was refused)
         rows: (r, ours, upstream) => r.op === 'upsert' && upstream.status === 403 && (ours.status !== 403 || rpcNotReadable(ours) || rpcNotReadable(upstream)),
@@ -308,11 +310,11 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         writesNothing: true,
     },
     {
-        name: "2.22.3 fails inside its own ORM call (a 400 quoting the ORM's invocation) where ours answers",
+        name: "2.22.3 fails inside its own ORM call (a 400, or a 404 for a record its call did not find, quoting the ORM's invocation) where ours answers",
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (unexpected errors, ORM validation messages)',
-        status: (_r, ours, upstream) => ours.status < 500 && upstream.status === 400 && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
+        status: (_r, ours, upstream) => ours.status < 500 && (upstream.status === 400 || upstream.status === 404) && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
         // ours wrote what 2.22.3 could not: its rows are not comparable
-        rows: (_r, ours, upstream) => ours.status < 300 && upstream.status === 400 && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
+        rows: (_r, ours, upstream) => ours.status < 300 && (upstream.status === 400 || upstream.status === 404) && /Invalid `[^`]*` invocation/.test(rpcMessage(upstream)),
     },
     {
         name: 'a filter on a field with a field-level read rule in the where of a single-record or nested write is a 400 (2.22.3 applies no read rule there: a right guess writes, a wrong one does not)',
@@ -352,13 +354,10 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
     {
         name: 'a nested upsert whose where names a record linked to another parent finds nothing, as with Prisma alone: its create runs (2.22.3 answered 200 without writing, or failed inside its ORM call)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records named by nested writes)',
-        // (where that create is a unique violation: ours wrote nothing)
-        status: (r, ours, upstream) =>
-            (upstream.status === 200 || /Invalid `[^`]*` invocation/.test(rpcMessage(upstream))) &&
-            ours.status === 400 &&
-            ours.body?.error?.code === 'P2002' &&
-            /"upsert":\{"where"/.test(JSON.stringify(r.args)),
-        writesNothing: true,
+        // (ours: that create, or its unique violation; 2.22.3: 200 without writing, or a failure inside its ORM call)
+        status: (r, ours, upstream) => upsertOfAnotherParent(r, ours, upstream),
+        // where that create succeeds, ours wrote what 2.22.3 did not
+        rows: (r, ours, upstream) => ours.status < 300 && upsertOfAnotherParent(r, ours, upstream),
     },
     {
         name: 'a connect naming a record that a connectOrCreate or create beside it makes in the same write is looked up before the write: 404 (2.22.3, as Prisma, runs the create first and links it)',
@@ -387,6 +386,13 @@ const rpcNotReadable = (a: Answer): boolean => a.body?.error?.reason === 'RESULT
 function anonymousUserConnectOrCreate(r: RpcWrite): boolean {
     const args = JSON.stringify(r.args);
     return r.user === undefined && (/"author":\{.*"connectOrCreate":/.test(args) || (r.model === 'allTypes' && /"owner":\{.*"connectOrCreate":/.test(args)));
+}
+
+/** A nested upsert naming a record linked to another parent, answered by its create here and otherwise by 2.22.3. */
+function upsertOfAnotherParent(r: RpcWrite, ours: Answer, upstream: Answer): boolean {
+    const created = ours.status < 300 || (ours.status === 400 && ours.body?.error?.code === 'P2002');
+    const theirs = upstream.status === 200 || /Invalid `[^`]*` invocation/.test(rpcMessage(upstream));
+    return created && theirs && /"upsert":\{"where"/.test(JSON.stringify(r.args));
 }
 
 /** Ours refused the write on another ground (a validation rule, the ORM) where 2.22.3 answered a hidden record's update rule first. */
