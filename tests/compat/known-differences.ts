@@ -381,7 +381,6 @@ const SELF_MANY_TO_MANY = /\b(friends|friendOf)\b/;
 const links = (r: RpcWrite): boolean => /"connect(OrCreate)?":/.test(JSON.stringify(r.args));
 const rpcMessage = (a: Answer): string => a.body?.error?.message ?? '';
 const rpcNotReadable = (a: Answer): boolean => a.body?.error?.reason === 'RESULT_NOT_READABLE';
-/** Ours created what a hidden record's key already holds (a 400 P2002) where 2.22.3 linked that record. */
 /** An anonymous write with a `connectOrCreate` of a blog post's or record's user (`author`, `owner`), whom anonymous users cannot read. */
 function anonymousUserConnectOrCreate(r: RpcWrite): boolean {
     const args = JSON.stringify(r.args);
@@ -398,6 +397,7 @@ function upsertOfAnotherParent(r: RpcWrite, ours: Answer, upstream: Answer): boo
 /** Ours refused the write on another ground (a validation rule, the ORM) where 2.22.3 answered a hidden record's update rule first. */
 const laterRefusal = (ours: Answer, upstream: Answer): boolean =>
     (ours.status === 400 || ours.status === 422) && upstream.status === 403 && /failed 'update' check, entity/.test(rpcMessage(upstream));
+/** Ours created what a hidden record's key already holds (a 400 P2002) where 2.22.3 linked that record. */
 const hiddenKeyTaken = (ours: Answer, upstream: Answer): boolean => ours.status === 400 && ours.body?.error?.code === 'P2002' && upstream.status < 300;
 /** Our refusal of a filter on an `@omit` field (common/filter-guard.ts). */
 const OMIT_FILTER = /^field "\w+" of \w+ cannot be used for filtering: reading it is restricted by the access policy$/;
