@@ -367,8 +367,8 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         name: 'a connect naming a record that a connectOrCreate or create beside it makes in the same write is looked up before the write: 404 (2.22.3, as Prisma, runs the create first and links it)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records named by nested writes)',
         status: (r, ours, upstream) =>
-            ours.status === 404 && upstream.status < 300 && /No '\w+' record .*was found for a nested connect/.test(rpcMessage(ours)) && /"connect":.*"(connectOrCreate|create)":|"(connectOrCreate|create)":.*"connect":/.test(JSON.stringify(r.args)),
-        rows: (r, ours, upstream) => ours.status === 404 && upstream.status < 300 && /"connect":.*"(connectOrCreate|create)":|"(connectOrCreate|create)":.*"connect":/.test(JSON.stringify(r.args)),
+            ours.status === 404 && upstream.status < 300 && /No '\w+' record .*was found for a nested connect/.test(rpcMessage(ours)) && connectBesideCreate(r),
+        rows: (r, ours, upstream) => ours.status === 404 && upstream.status < 300 && connectBesideCreate(r),
         writesNothing: true,
     },
     {
@@ -381,6 +381,8 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
 
 /** The self many-to-many relations of the differential schemas (`zoo-schema.ts`). */
 const SELF_MANY_TO_MANY = /\b(friends|friendOf)\b/;
+/** Whether a write holds a `connect` beside a `create` or `connectOrCreate`. */
+const connectBesideCreate = (r: RpcWrite): boolean => /"connect":.*"(connectOrCreate|create)":|"(connectOrCreate|create)":.*"connect":/.test(JSON.stringify(r.args));
 /** Whether a write links records (`connect`, `connectOrCreate`). */
 const links = (r: RpcWrite): boolean => /"connect(OrCreate)?":/.test(JSON.stringify(r.args));
 const rpcMessage = (a: Answer): string => a.body?.error?.message ?? '';

@@ -124,8 +124,10 @@ async function deleteFirst(client: unknown, model: ModelDef, where: unknown, sit
     try {
         await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [site.relation.name]: { delete: ops.delete } }), select: idSelect(model) });
     } catch (err) {
+        // the partner was deleted, only the result is not readable; or the record is not there (the upsert creates it)
         const { kind } = classifyError(err);
-        if (kind !== 'not-readable' && !(kind === 'not-found' && site.path.length === 0 && !isObject(await delegateOf(client, model).findUnique({ where, select: idSelect(model) })))) throw err;
+        const recordMissing = kind === 'not-found' && site.path.length === 0 && !isObject(await delegateOf(client, model).findUnique({ where, select: idSelect(model) }));
+        if (kind !== 'not-readable' && !recordMissing) throw err;
     }
     delete ops.delete;
 }

@@ -1,6 +1,6 @@
-import { describePg, requirePg } from '../../support/postgres';
+import { describePg } from '../../support/postgres';
 import type { Provider } from '../../support/schema';
-import { docOf, errorsOf, firstError, openApi, snapshot, type Api } from './harness';
+import { docOf, errorsOf, firstError, openForSuite, snapshot, type Api } from './harness';
 
 /**
  * What adding members to a to-many relationship answers and leaves behind, under every kind of rule ZenStack holds a
@@ -47,16 +47,8 @@ const MODELS = ['team', 'member', 'badge'];
 type Row = { id: number; name?: string; locked?: boolean; hidden?: boolean; teamId?: number | null };
 
 function suite(provider: Provider) {
-    let api: Api;
-    const ready = async () => provider === 'sqlite' || (await requirePg());
-
-    beforeAll(async () => {
-        if (!(await ready())) return;
-        api = await openApi(SCHEMA, provider);
-    });
-    afterAll(async () => {
-        await api?.cleanup();
-    });
+    let api!: Api;
+    const ready = openForSuite(SCHEMA, provider, (opened) => (api = opened));
 
     /** Team 1 with member 1, team 2 with members 2..n+1 (and `special` ones, in team 2 unless said). */
     async function seed(n: number, special: Row[] = []): Promise<void> {

@@ -1,5 +1,6 @@
 import { RestApiHandler } from '../../../src/api/rest';
 import type { LoggerConfig, Response } from '../../../src/types';
+import { requirePg } from '../../support/postgres';
 import { loadSchema, type LoadOptions, type Provider, type TestSchema } from '../../support/schema';
 import { ENDPOINT } from './fixtures';
 
@@ -51,6 +52,24 @@ export async function openApi(zmodel?: string, provider: Provider = 'sqlite', op
             }),
         cleanup: () => s.cleanup(),
     };
+}
+
+/**
+ * Opens `zmodel` on `provider` once for the enclosing `describe` and cleans it up after; `opened` receives it. The
+ * returned `ready()` says whether it is there (PostgreSQL may be missing outside CI: the tests then return at once).
+ */
+export function openForSuite(zmodel: string, provider: Provider, opened: (api: Api) => void): () => Promise<boolean> {
+    let api: Api | undefined;
+    const ready = async () => provider === 'sqlite' || (await requirePg());
+    beforeAll(async () => {
+        if (!(await ready())) return;
+        api = await openApi(zmodel, provider);
+        opened(api);
+    });
+    afterAll(async () => {
+        await api?.cleanup();
+    });
+    return ready;
 }
 
 export function errorsOf(res: Response): ErrorObject[] {

@@ -3,6 +3,7 @@ import { classifyError } from '../../../common/errors';
 import type { RelationField } from '../../../common/model-registry';
 import { isObject } from '../../payload/pointer';
 import type { RestModel, RestRelationship } from '../../schema';
+import { inParts } from './member-parts';
 
 /**
  * Adding and removing members of a one-to-many relationship (a `POST` or `DELETE` of members, what a replacement
@@ -84,11 +85,7 @@ async function updateChunk(tx: CrudContract, key: string, where: Data, data: Dat
     if (count < listed && (!linked || (await tx[key].count({ where: linked })) > 0)) throw new OneByOne();
 }
 
-function chunks<T>(values: T[]): T[][] {
-    const out: T[][] = [];
-    for (let i = 0; i < values.length; i += CHUNK) out.push(values.slice(i, i + CHUNK));
-    return out;
-}
+const chunks = <T>(values: T[]): T[][] => inParts(values, CHUNK);
 
 /**
  * Detaches, then links, at once the members `data` disconnects from and connects to the record `where` names, where

@@ -143,10 +143,11 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
     const select: Data = { ...idSelect(model) };
     const replaced: string[] = [];
     const narrowed: Array<[string, 'connect' | 'disconnect']> = [];
-    /** Narrowed relationships whose listed members are read apart, by chunks (members-at-once.ts). */
-    const byChunks = new Map<string, Data[]>();
-    /** Narrowed relationships whose listed members are read from the record in parts (member-parts.ts). */
-    const byParts = new Map<string, Data[][]>();
+    /**
+     * Narrowed relationships whose listed members are read apart, part by part: by their foreign key (members-at-once.ts)
+     * or from the record (member-parts.ts). A read answers `null` when the record is not there.
+     */
+    const apart = new Map<string, Array<() => Promise<Data[] | null>>>();
     for (const k of keys) {
         const op = data[k];
         const rel = model.relationships.get(k);
@@ -160,30 +161,30 @@ export async function resolveRelationChanges(db: CrudContract, model: RestModel,
         if (!verb) continue;
         narrowed.push([k, verb]);
         // an addition or removal needs only the listed records that are members, not every member
+        const members = memberSelect(rel.target);
         const filters = listedMemberFilters(model, rel, where, op[verb] as Data[]);
         if (filters) {
-            byChunks.set(k, filters);
+            apart.set(k, filters.map((f) => () => db[rel.target.key].findMany({ where: f, select: members }) as Promise<Data[]>));
             continue;
         }
         const parts = inParts((op[verb] as Data[]).map((w) => idValuesOf(rel.target, w)), partSize(rel.target));
-        if (parts.length > 1) byParts.set(k, parts);
-        else select[k] = { select: memberSelect(rel.target), where: { OR: parts[0] ?? [] } };
+        const fromRecord = (part: Data[]) => ({ [k]: { select: members, where: { OR: part } } });
+        if (parts.length <= 1) {
+            Object.assign(select, fromRecord(parts[0] ?? []));
+            continue;
+        }
+        const readPart = async (part: Data[]) => ((await db[model.key].findUnique({ where, select: fromRecord(part) })) as Data | null)?.[k] as Data[] | null;
+        apart.set(k, parts.map((part) => () => readPart(part)));
     }
     const record: Data | null = await db[model.key].findUnique({ where, select });
     if (!record) return null;
-    for (const [k, parts] of byParts) {
+    for (const [k, reads] of apart) {
         const members: Data[] = [];
-        for (const part of parts) {
-            const read = (await db[model.key].findUnique({ where, select: { [k]: { select: memberSelect(model.relationships.get(k)!.target), where: { OR: part } } } })) as Data | null;
-            if (!read) return null;
-            members.push(...((read[k] as Data[]) ?? []));
+        for (const read of reads) {
+            const part = await read();
+            if (!part) return null;
+            members.push(...part);
         }
-        record[k] = members;
-    }
-    for (const [k, filters] of byChunks) {
-        const target = model.relationships.get(k)!.target;
-        const members: Data[] = [];
-        for (const f of filters) members.push(...((await db[target.key].findMany({ where: f, select: memberSelect(target) })) as Data[]));
         record[k] = members;
     }
     if (replaced.length === 0 && narrowed.length === 0) return data;
