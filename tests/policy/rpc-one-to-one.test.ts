@@ -114,14 +114,50 @@ function suite(provider: Provider) {
         expect(await profiles()).toEqual({ 2: 1, 6: 2 });
         expect((await call('POST', '/user/upsert', { where: { id: 7 }, create: { id: 7 }, update: { profile: { delete: true, create: { id: 8 } } } })).status).toBe(200);
         expect([await profiles(), await s.prisma.user.count({ where: { id: 7 } })]).toEqual([{ 2: 1, 6: 2 }, 1]);
-        // deleting the partner and linking it again fails, and the delete is undone with it
-        expect((await call('PUT', '/user/update', { where: { id: 1 }, data: { profile: { delete: true, connect: { id: 2 } } } })).status).toBeGreaterThanOrEqual(400);
-        expect(await profiles()).toEqual({ 2: 1, 6: 2 });
+        // deleting the partner and naming it again: Prisma finds the named record before the delete and links nothing
+        // else, so the partner is deleted (as Prisma alone, ZenStack alone and 2.22.3 do), under its delete rule
+        const again = await call('PUT', '/user/update', { where: { id: 1 }, data: { profile: { delete: true, connect: { id: 2 } } }, include: { profile: true } });
+        expect([again.status, again.body.data?.profile]).toEqual([200, null]);
+        expect(await profiles()).toEqual({ 6: 2 });
         // `delete: false` deletes nothing: the partner is still detached first, under its update rule
         await s.prisma.profile.update({ where: { id: 6 }, data: { locked: true } });
         const kept = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { delete: false, create: { id: 9 } } } });
         expect([kept.status, kept.body.error?.reason]).toEqual([403, 'ACCESS_POLICY_VIOLATION']);
-        expect(await profiles()).toEqual({ 2: 1, 6: 2 });
+        expect(await profiles()).toEqual({ 6: 2 });
+    });
+
+    describe("non-owner side: nested writes beside a link run in Prisma's order, on the partner before it and on the new one after it", () => {
+        const locks = async () => Object.fromEntries((await s.prisma.profile.findMany({ orderBy: { id: 'asc' } })).map((p: Row & { locked: boolean }) => [p.id, p.locked]));
+
+        it('a link naming the current partner detaches nothing, so the writes after it change that partner', async () => {
+            if (skip()) return;
+            const named = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { connect: { id: 3 }, update: { locked: true } } }, include: { profile: true } });
+            expect([named.status, named.body.data?.profile]).toEqual([200, { id: 3, userId: 2, locked: true }]);
+            await s.prisma.profile.update({ where: { id: 3 }, data: { locked: false } });
+            const upsert = { create: { id: 3 }, update: { locked: true } };
+            const both = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { connectOrCreate: { where: { id: 3 }, create: { id: 3 } }, upsert } } });
+            expect(both.status).toBe(200);
+            expect([await profiles(), (await locks())[3]]).toEqual([{ 1: 1, 2: null, 3: 2 }, true]);
+        });
+
+        it('after a link to another record, the writes change the new partner', async () => {
+            if (skip()) return;
+            const res = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { connect: { id: 2 }, update: { locked: true } } }, include: { profile: true } });
+            expect([res.status, res.body.data?.profile]).toEqual([200, { id: 2, userId: 2, locked: true }]);
+            expect([await profiles(), await locks()]).toEqual([{ 1: 1, 2: 2, 3: null }, { 1: true, 2: true, 3: false }]);
+        });
+
+        it('before a link, the writes change the current partner, which is then detached under its update rule', async () => {
+            if (skip()) return;
+            const label = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { update: { locked: false }, connect: { id: 2 } } } });
+            expect(label.status).toBe(200);
+            expect(await profiles()).toEqual({ 1: 1, 2: 2, 3: null });
+            // the partner locked by the same write may no longer be updated: detaching it is refused, and nothing stays
+            const before = [await profiles(), await locks()];
+            const locked = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { update: { locked: true }, connect: { id: 3 } } } });
+            expect([locked.status, locked.body.error?.reason]).toEqual([403, 'ACCESS_POLICY_VIOLATION']);
+            expect([await profiles(), await locks()]).toEqual(before);
+        });
     });
 
     it('a guarded link inside a sequential transaction rolls the whole transaction back', async () => {

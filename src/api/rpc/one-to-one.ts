@@ -21,7 +21,7 @@ import { delegateOf, walkWrites, type Step } from './write-walk';
  * forms, not both, so the other owner-side relations of the same data are written as keys too (a nested
  * `create` made first, on its own; one-to-one-keys.ts). Non-owner links in update paths are preceded, in the same
  * transaction, by a `disconnect: true` along the same path, which ZenStack checks against the current
- * partner's update rule; a partner the same write deletes is deleted first instead, under its delete rule. A
+ * partner's update rule; nested writes on the partner ahead of the link (a `delete`, say) are made first. A
  * non-owner `upsert` is such a link when its create runs: when the partner the user sees does not match its
  * `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached the partner unchecked.
  */
@@ -31,13 +31,8 @@ type Data = Record<string, unknown>;
 interface UnlinkFirst {
     path: Step[];
     relation: RelationField;
-    /** The nested `upsert` when it is the only link: the partner is unlinked only if its create runs. */
-    upsert?: Data;
-    /**
-     * The relation's nested writes when they also `delete` the partner: Prisma deletes it before it links another, so
-     * it is deleted first, on its own (ZenStack 2.x made a `create` first and then deleted the new record).
-     */
-    deletes?: Data;
+    /** The relation's nested writes (in the caller's copy of the arguments): Prisma runs them in the order of their keys. */
+    ops: Data;
 }
 
 export interface OneToOneSites {
@@ -55,9 +50,7 @@ export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: 
         const ownerLink = relation.oneToOne && relation.isOwner && !holder.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined);
         if (ownerLink && !sites.owner.some((o) => o.data === data)) sites.owner.push({ model: holder, data, conditional: place.conditional });
         if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((link) => ops[link] !== undefined)) {
-            const upsertOnly = isObject(ops.upsert) && LINKS.every((link) => link === 'upsert' || ops[link] === undefined);
-            const deletes = ops.delete !== undefined && ops.delete !== false ? ops : undefined;
-            sites.unlink.push({ path: place.path, relation, upsert: upsertOnly ? (ops.upsert as Data) : undefined, deletes });
+            sites.unlink.push({ path: place.path, relation, ops });
         }
     });
     return sites;
@@ -84,22 +77,55 @@ async function upsertCreates(client: unknown, target: ModelDef, partner: Data, u
     return !isObject(match);
 }
 
+/** Nested writes of a to-one relation that act on the partner linked when they run and link no other. */
+const ON_PARTNER = ['update', 'delete', 'disconnect'];
+
+/** Whether the nested write `key: value` leaves `partner` linked: it names that record, or it is an upsert that updates it. */
+async function keepsPartner(client: unknown, target: ModelDef, partner: Data, key: string, value: unknown): Promise<boolean> {
+    if (!isObject(value)) return false;
+    if (key === 'upsert') return !(await upsertCreates(client, target, partner, value));
+    const named = key === 'connect' ? value : key === 'connectOrCreate' ? value.where : undefined;
+    if (!isObject(named)) return false;
+    const match = await delegateOf(client, target).findFirst({ where: { AND: [asFilter(target, uniqueWhere(target, partner)), asFilter(target, named)] }, select: idSelect(target) });
+    return isObject(match);
+}
+
 /**
  * Detaches the current partner of the record at the end of `site.path` before the write links another,
- * checked against the partner's update rule. A partner the user can see is detached by an update of
- * the partner itself (its foreign key set to null), which works for every key shape and path. One the
+ * checked against the partner's update rule. Prisma runs a relation's nested writes in the order of their keys,
+ * so those before the first that links another record (an `update`, `delete` or `disconnect`, a link naming the
+ * partner itself, an upsert that updates it) act on the current partner: they are made first, on their own, and
+ * nothing is detached when no other record is linked after them. A partner the user can see is detached by an
+ * update of the partner itself (its foreign key set to null), which works for every key shape and path. One the
  * user cannot see (or none) is left to a `disconnect: true` from this side, which ZenStack checks the
  * same way; where ZenStack cannot express that disconnect (compound keys, under a to-one update) it is
- * skipped: there is no partner the user can see to protect.
+ * skipped: there is no partner the user can see to protect. A `connect` followed by writes on the partner is made
+ * on its own after the detach, so that ZenStack checks those writes against the record they change.
  */
 async function unlinkFirst(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, site: UnlinkFirst): Promise<void> {
-    const { relation } = site;
+    const { relation, ops } = site;
     const target = registry.models.get(relation.targetKey);
     if (!target || !relation.backLink) return;
-    if (site.deletes) return deleteFirst(client, model, where, site, site.deletes);
-    const record = isPlainObject(where) ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) }) : undefined;
-    const partner = follow(record, site.path)?.[relation.name];
-    if (site.upsert && isObject(partner) && !(await upsertCreates(client, target, partner, site.upsert))) return;
+    const readPartner = async () => {
+        const record = isPlainObject(where) ? await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) }) : undefined;
+        return follow(record, site.path)?.[relation.name];
+    };
+    let partner = await readPartner();
+    const before: string[] = [];
+    let link: string | undefined;
+    for (const [key, value] of Object.entries(ops)) {
+        if (value === undefined || value === false) continue;
+        if (ON_PARTNER.includes(key) || (isObject(partner) && LINKS.includes(key) && (await keepsPartner(client, target, partner, key, value)))) before.push(key);
+        else if (LINKS.includes(key)) {
+            link = key;
+            break;
+        }
+    }
+    if (!link) return;
+    if (before.length > 0) {
+        await writeFirst(client, model, where, site, before);
+        partner = await readPartner();
+    }
     try {
         if (isObject(partner)) {
             await delegateOf(client, target).update({ where: uniqueWhere(target, partner), data: { [relation.backLink]: { disconnect: true } }, select: idSelect(target) });
@@ -113,23 +139,26 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
         if (kind === 'not-readable' || kind === 'not-found' || (!isObject(partner) && kind === 'validation')) return;
         throw err;
     }
+    const later = Object.keys(ops).slice(Object.keys(ops).indexOf(link) + 1);
+    if (isObject(partner) && link === 'connect' && later.some((key) => ON_PARTNER.includes(key) || key === 'upsert')) await writeFirst(client, model, where, site, [link]);
 }
 
 /**
- * Deletes the partner a write deletes and replaces (`{ delete: true, create | connect | … }`) before the write, which
- * then links the new one with none left to detach: Prisma's order, under the partner's delete rule. Where the record
- * is not there (an upsert that creates it) there is nothing to delete, and the write decides.
+ * Makes the nested writes `keys` of `site` (in their order) as an update of their own, ahead of the write, and takes
+ * them out of it: Prisma's order, each under its own rule. Where the record is not there (an upsert that creates
+ * it) they do not run, and the write decides.
  */
-async function deleteFirst(client: unknown, model: ModelDef, where: unknown, site: UnlinkFirst, ops: Data): Promise<void> {
+async function writeFirst(client: unknown, model: ModelDef, where: unknown, site: UnlinkFirst, keys: string[]): Promise<void> {
+    const first = Object.fromEntries(keys.map((key) => [key, site.ops[key]]));
     try {
-        await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [site.relation.name]: { delete: ops.delete } }), select: idSelect(model) });
+        await delegateOf(client, model).update({ where, data: updateAlong(site.path, { [site.relation.name]: first }), select: idSelect(model) });
     } catch (err) {
-        // the partner was deleted, only the result is not readable; or the record is not there (the upsert creates it)
+        // the writes happened, only the result is not readable; or the record is not there (the upsert creates it)
         const { kind } = classifyError(err);
         const recordMissing = kind === 'not-found' && site.path.length === 0 && !isObject(await delegateOf(client, model).findUnique({ where, select: idSelect(model) }));
         if (kind !== 'not-readable' && !recordMissing) throw err;
     }
-    delete ops.delete;
+    for (const key of keys) delete site.ops[key];
 }
 
 /**
