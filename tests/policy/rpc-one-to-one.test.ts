@@ -2,6 +2,7 @@ import { describePg, requirePg } from '../support/postgres';
 import { ONE_TO_ONE_HIDDEN_KEY_SCHEMA, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneHiddenKeys, seedOneToOneShapes } from '../support/one-to-one-schema';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { rpcCaller } from '../rpc/support';
+import { seedZoo, ZOO_SCHEMA } from '../compat/zoo-schema';
 
 /**
  * Linking one side of a one-to-one relation makes Prisma detach the record linked before, an update
@@ -372,5 +373,34 @@ model Profile {
         }
         const bob = await rpcCaller(s, { user: { id: 2 } })('POST', '/profile/create', { body: args });
         expect([bob.status, bob.body.data]).toEqual([201, { id: 9, userId: 2 }]);
+    });
+});
+
+describe('RPC one-to-one links beside writes on the partner, reached through a record with a compound id', () => {
+    let s: TestSchema;
+    beforeEach(async () => {
+        s = await loadSchema(ZOO_SCHEMA);
+        await seedZoo(s);
+    });
+    afterEach(() => s?.cleanup());
+
+    const badges = async () => (await s.prisma.badge.findMany({ orderBy: { id: 'asc' } })).map((b: { id: number; label: string; userId: number | null }) => [b.id, b.label, b.userId]);
+    // doc a/one is user 1's, and user 1 holds badge 1; badge 2 is nobody's
+    const upsertDoc = (connectOrCreate: unknown) => ({
+        where: { ns_slug: { ns: 'a', slug: 'one' } },
+        create: { ns: 'a', slug: 'one', title: 'New' },
+        update: { owner: { update: { badge: { connectOrCreate, upsert: { create: { id: 1, label: 'New' }, update: { label: 'kept' } } } } } },
+    });
+
+    it('a connectOrCreate naming the current partner, then an upsert: the partner is updated (was a 400 from inside ZenStack)', async () => {
+        const res = await rpcCaller(s, { user: { id: 1 } })('POST', '/doc/upsert', { body: upsertDoc({ where: { id: 1 }, create: { id: 1, label: 'New' } }) });
+        expect(res.status).toBe(200);
+        expect(await badges()).toEqual([[1, 'kept', 1], [2, 'loose', null]]);
+    });
+
+    it('a connectOrCreate of another record, then an upsert: the old partner is detached under its rule, the new one updated', async () => {
+        const res = await rpcCaller(s, { user: { id: 1 } })('POST', '/doc/upsert', { body: upsertDoc({ where: { id: 2 }, create: { id: 2, label: 'New' } }) });
+        expect(res.status).toBe(200);
+        expect(await badges()).toEqual([[1, 'gold', null], [2, 'kept', 1]]);
     });
 });

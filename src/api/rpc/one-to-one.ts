@@ -99,8 +99,9 @@ async function keepsPartner(client: unknown, target: ModelDef, partner: Data, ke
  * update of the partner itself (its foreign key set to null), which works for every key shape and path. One the
  * user cannot see (or none) is left to a `disconnect: true` from this side, which ZenStack checks the
  * same way; where ZenStack cannot express that disconnect (compound keys, under a to-one update) it is
- * skipped: there is no partner the user can see to protect. A `connect` followed by writes on the partner is made
- * on its own after the detach, so that ZenStack checks those writes against the record they change.
+ * skipped: there is no partner the user can see to protect. A link followed by writes on the partner is made on its
+ * own after the detach (when it writes no relation of the linked record), so that ZenStack checks those writes
+ * against the record they change.
  */
 async function unlinkFirst(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, site: UnlinkFirst): Promise<void> {
     const { relation, ops } = site;
@@ -140,7 +141,13 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
         throw err;
     }
     const later = Object.keys(ops).slice(Object.keys(ops).indexOf(link) + 1);
-    if (isObject(partner) && link === 'connect' && later.some((key) => ON_PARTNER.includes(key) || key === 'upsert')) await writeFirst(client, model, where, site, [link]);
+    if (isObject(partner) && linksOnly(target, link, ops[link]) && later.some((key) => ON_PARTNER.includes(key) || key === 'upsert')) await writeFirst(client, model, where, site, [link]);
+}
+
+/** Whether the link `key: value` writes nothing beyond the linked record's own fields (made on its own, no other guard misses it). */
+function linksOnly(target: ModelDef, key: string, value: unknown): boolean {
+    const created = key === 'create' ? value : key === 'connectOrCreate' && isObject(value) ? value.create : key === 'connect' ? {} : undefined;
+    return isObject(created) && Object.keys(created).every((field) => !target.relations.has(field));
 }
 
 /**
