@@ -130,3 +130,24 @@ it('an update beside a write that makes a partner updates the partner just made,
     expect(refused.status).toBe(403);
     expect(await profiles()).toEqual(before);
 });
+
+it('an update before a create acts on the current partner: on a hidden one it answers as for none, and changes nothing', async () => {
+    const before = await profiles();
+    const profile = { update: { bio: 'mine' }, create: { id: 11 } };
+    const none = await update(NONE, profile);
+    expect(none.status).toBe(404);
+    for (const user of [HIDDEN_LOCKED, HIDDEN]) {
+        const hidden = await update(user, profile);
+        expect({ user, status: hidden.status, text: hidden.text.replace(`"id":${user}`, `"id":${NONE}`) }).toEqual({ user, status: none.status, text: none.text });
+    }
+    expect(await profiles()).toEqual(before);
+});
+
+it('a disconnect after a create acts on the partner just made, also where the current one is hidden', async () => {
+    type Row = { id: number; userId: number | null };
+    const links = async () => Object.fromEntries((await profiles()).map((p: Row) => [p.id, p.userId]));
+    expect((await update(NONE, { create: { id: 11 }, disconnect: true })).status).toBe(200);
+    // the hidden partner that may be updated is detached first, under its rule
+    expect((await update(HIDDEN, { create: { id: 12 }, disconnect: true })).status).toBe(200);
+    expect(await links()).toEqual({ 1: 1, 2: null, 4: 4, 5: 5, 11: null, 12: null });
+});

@@ -47,25 +47,28 @@ export function hasToOneTargets(registry: ModelRegistry, model: ModelDef, op: st
     return sites(registry, model, op, args).length > 0;
 }
 
-/** Nested writes that give the record a partner, which Prisma makes before it runs an `update` beside them. */
+/** Nested writes that give the record a partner. */
 const MAKES_PARTNER = ['create', 'connect', 'connectOrCreate', 'upsert'];
 
 /**
- * Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. An
- * `update` beside a write that makes a partner (`{ create, update }`) is left as it is: Prisma runs it on the
- * partner just made, which is no longer the one the user could not see (or the lack of one).
+ * Gives a nested to-one write (`ops`, in the caller's copy of the arguments) a filter that matches nothing. Prisma
+ * runs a relation's nested writes in the order of their keys, so one after a write that makes a partner
+ * (`{ create, update }`) is left as it is: it runs on the partner just made, which is no longer the one the user
+ * could not see (or the lack of one).
  */
 function matchNothing(target: ModelDef, ops: Data): void {
     const nothing = matchingNothing(target);
     const narrowed = (where: unknown): Data => ({ AND: isObject(where) ? [where, nothing] : [nothing] });
-    if (ops.update !== undefined && !MAKES_PARTNER.some((k) => ops[k] !== undefined)) {
+    const keys = Object.keys(ops);
+    const onHidden = (action: string) => !keys.slice(0, keys.indexOf(action)).some((k) => MAKES_PARTNER.includes(k) && ops[k] !== undefined);
+    if (ops.update !== undefined && onHidden('update')) {
         const data = toOneData(target, ops.update);
         const where = data !== ops.update && isObject(ops.update) ? ops.update.where : undefined;
         ops.update = { where: narrowed(where), data };
     }
-    if (isObject(ops.upsert)) ops.upsert = { ...ops.upsert, where: narrowed(ops.upsert.where) };
+    if (isObject(ops.upsert) && onHidden('upsert')) ops.upsert = { ...ops.upsert, where: narrowed(ops.upsert.where) };
     for (const action of ['delete', 'disconnect']) {
-        if (ops[action] !== undefined && ops[action] !== false) ops[action] = narrowed(ops[action] === true ? undefined : ops[action]);
+        if (ops[action] !== undefined && ops[action] !== false && onHidden(action)) ops[action] = narrowed(ops[action] === true ? undefined : ops[action]);
     }
 }
 
