@@ -358,7 +358,7 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
     {
         name: 'a nested upsert whose where names a record linked to another parent finds nothing, as with Prisma alone: its create runs (2.22.3 answered 200, or 201 for an upsert, without writing, or failed inside its ORM call)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records named by nested writes)',
-        // (ours: that create, or its unique violation; 2.22.3: 200 without writing, or a failure inside its ORM call)
+        // (ours: that create, or its unique violation; 2.22.3: 200 (201 for an upsert) without writing, or a failure inside its ORM call)
         status: (r, ours, upstream) => upsertOfAnotherParent(r, ours, upstream),
         // where that create succeeds, ours wrote what 2.22.3 did not
         rows: (r, ours, upstream) => ours.status < 300 && upsertOfAnotherParent(r, ours, upstream),

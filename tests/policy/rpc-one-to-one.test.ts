@@ -150,8 +150,8 @@ function suite(provider: Provider) {
 
         it('before a link, the writes change the current partner, which is then detached under its update rule', async () => {
             if (skip()) return;
-            const label = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { update: { locked: false }, connect: { id: 2 } } } });
-            expect(label.status).toBe(200);
+            const unlocked = await call('PUT', '/user/update', { where: { id: 2 }, data: { profile: { update: { locked: false }, connect: { id: 2 } } } });
+            expect(unlocked.status).toBe(200);
             expect(await profiles()).toEqual({ 1: 1, 2: 2, 3: null });
             // the partner locked by the same write may no longer be updated: detaching it is refused, and nothing stays
             const before = [await profiles(), await locks()];
