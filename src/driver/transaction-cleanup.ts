@@ -28,7 +28,7 @@
 import { ConnectionGate } from './connection-gate';
 import { withOverrides } from './overrides';
 import { ConnectedAdapters, runsOnOneConnection, SNAPSHOT_PROBE } from './snapshot-probe';
-import { declaringLimit, sqliteVariableLimit } from './variable-limit';
+import { declaringLimit, sqliteVariableLimit, type ConnectionInfoLike } from './variable-limit';
 
 interface SqlQuery {
     sql: string;
@@ -201,7 +201,7 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters, variableLimit
         },
     };
     if (variableLimit !== undefined) {
-        const info = (inner as { getConnectionInfo?: () => { maxBindValues?: number; supportsRelationJoins: boolean } }).getConnectionInfo;
+        const info = (inner as { getConnectionInfo?: () => ConnectionInfoLike }).getConnectionInfo;
         overrides.getConnectionInfo = declaringLimit(info?.bind(inner), variableLimit);
     }
     for (const name of STATEMENTS) {

@@ -14,12 +14,13 @@ interface QueryRawLike {
     queryRaw(query: { sql: string; args: unknown[]; argTypes: unknown[] }): Promise<unknown>;
 }
 
-const OPTION_SQL = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'MAX_VARIABLE_NUMBER=%'";
+/** The query that reads it, once per connection (test helpers that count statements leave it out). */
+export const VARIABLE_LIMIT_SQL = "SELECT compile_options FROM pragma_compile_options WHERE compile_options LIKE 'MAX_VARIABLE_NUMBER=%'";
 
 /** The connection's bound on parameters per statement, or `undefined` when it cannot tell (or the query fails). */
 export async function sqliteVariableLimit(adapter: QueryRawLike): Promise<number | undefined> {
     try {
-        const result = (await adapter.queryRaw({ sql: OPTION_SQL, args: [], argTypes: [] })) as { rows?: unknown[][] };
+        const result = (await adapter.queryRaw({ sql: VARIABLE_LIMIT_SQL, args: [], argTypes: [] })) as { rows?: unknown[][] };
         const option = result?.rows?.[0]?.[0];
         const match = typeof option === 'string' ? /^MAX_VARIABLE_NUMBER=(\d+)$/.exec(option) : null;
         const limit = match ? Number(match[1]) : NaN;
@@ -29,7 +30,7 @@ export async function sqliteVariableLimit(adapter: QueryRawLike): Promise<number
     }
 }
 
-interface ConnectionInfoLike {
+export interface ConnectionInfoLike {
     maxBindValues?: number;
     supportsRelationJoins: boolean;
 }

@@ -1,6 +1,7 @@
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { withOverrides } from '../../src/driver/overrides';
 import { withTransactionCleanup } from '../../src/driver/transaction-cleanup';
+import { VARIABLE_LIMIT_SQL } from '../../src/driver/variable-limit';
 import type { TestSchema } from './schema';
 
 /**
@@ -11,8 +12,8 @@ import type { TestSchema } from './schema';
 
 type Method = (...args: unknown[]) => unknown;
 
-/** How `withTransactionCleanup` reads the connection's bound on parameters, once, when Prisma connects (variable-limit.ts). */
-const BOUND_READ = 'SELECT COMPILE_OPTIONS FROM PRAGMA_COMPILE_OPTIONS';
+/** How `withTransactionCleanup` reads the connection's bound on parameters, once, when Prisma connects. */
+const BOUND_READ = VARIABLE_LIMIT_SQL.toUpperCase();
 type Queryable = Record<string, Method>;
 
 export interface CountingClient {
@@ -32,7 +33,7 @@ export function countingClient(s: TestSchema): CountingClient {
         const run = (name: string) => (...args: unknown[]) => {
             const sql = String((args[0] as { sql?: unknown } | undefined)?.sql ?? '').trim().toUpperCase();
             opening = opening && (sql === 'ROLLBACK' || sql.startsWith('BEGIN'));
-            if (!opening && !sql.startsWith(BOUND_READ)) statements++;
+            if (!opening && sql !== BOUND_READ) statements++;
             return q[name](...args);
         };
         return withOverrides(q, { queryRaw: run('queryRaw'), executeRaw: run('executeRaw') });

@@ -70,21 +70,17 @@ function updateAlong(path: Step[], leaf: Data): Data {
     return data;
 }
 
-/** Whether a nested upsert runs its create, given the partner the user sees: when that partner does not match its `where`. */
-async function upsertCreates(client: unknown, target: ModelDef, partner: Data, upsert: Data): Promise<boolean> {
-    if (!isObject(upsert.where)) return false;
-    const match = await delegateOf(client, target).findFirst({ where: { AND: [asFilter(target, uniqueWhere(target, partner)), upsert.where] }, select: idSelect(target) });
-    return !isObject(match);
-}
-
 /** Nested writes of a to-one relation that act on the partner linked when they run and link no other. */
 const ON_PARTNER = ['update', 'delete', 'disconnect'];
 
-/** Whether the nested write `key: value` leaves `partner` linked: it names that record, or it is an upsert that updates it. */
+/**
+ * Whether the nested write `key: value` leaves `partner` linked: a `connect` or `connectOrCreate` naming that record,
+ * or an `upsert` that updates it (one whose `where` the partner matches, or without a `where`).
+ */
 async function keepsPartner(client: unknown, target: ModelDef, partner: Data, key: string, value: unknown): Promise<boolean> {
     if (!isObject(value)) return false;
-    if (key === 'upsert') return !(await upsertCreates(client, target, partner, value));
-    const named = key === 'connect' ? value : key === 'connectOrCreate' ? value.where : undefined;
+    const named = key === 'connect' ? value : key === 'connectOrCreate' || key === 'upsert' ? value.where : undefined;
+    if (key === 'upsert' && !isObject(named)) return true;
     if (!isObject(named)) return false;
     const match = await delegateOf(client, target).findFirst({ where: { AND: [asFilter(target, uniqueWhere(target, partner)), asFilter(target, named)] }, select: idSelect(target) });
     return isObject(match);
@@ -115,12 +111,12 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
     const before: string[] = [];
     let link: string | undefined;
     for (const [key, value] of Object.entries(ops)) {
-        if (value === undefined || value === false) continue;
-        if (ON_PARTNER.includes(key) || (isObject(partner) && LINKS.includes(key) && (await keepsPartner(client, target, partner, key, value)))) before.push(key);
-        else if (LINKS.includes(key)) {
+        if (value === undefined || value === false || !(LINKS.includes(key) || ON_PARTNER.includes(key))) continue;
+        if (LINKS.includes(key) && !(isObject(partner) && (await keepsPartner(client, target, partner, key, value)))) {
             link = key;
             break;
         }
+        before.push(key);
     }
     if (!link) return;
     if (before.length > 0) {
@@ -140,7 +136,8 @@ async function unlinkFirst(client: unknown, registry: ModelRegistry, model: Mode
         if (kind === 'not-readable' || kind === 'not-found' || (!isObject(partner) && kind === 'validation')) return;
         throw err;
     }
-    const later = Object.keys(ops).slice(Object.keys(ops).indexOf(link) + 1);
+    const keys = Object.keys(ops);
+    const later = keys.slice(keys.indexOf(link) + 1);
     if (isObject(partner) && linksOnly(target, link, ops[link]) && later.some((key) => ON_PARTNER.includes(key) || key === 'upsert')) await writeFirst(client, model, where, site, [link]);
 }
 
