@@ -9,6 +9,14 @@ export const ENDPOINT = 'http://localhost/api';
 export const RUNS = Number(process.env.DIFF_RUNS ?? 300);
 export const SEED = Number(process.env.DIFF_SEED ?? 20240501);
 
+/**
+ * The time one property of `runs` generated cases may take (ms): the suite's 120 s, or `perCase` ms a case when
+ * DIFF_RUNS asks for more, so that a long exploration on a slow machine ends by what it finds, not by the clock.
+ */
+export function propertyTimeout(runs: number, perCase: number): number {
+    return Math.max(120_000, runs * perCase);
+}
+
 export interface Request {
     method: string;
     path: string;

@@ -8,7 +8,7 @@ import type { HandleRequestFn } from '../../src/types';
 import { BLOG_SCHEMA, type TestSchema } from '../support/schema';
 import { AT, seedDifferentialBlog } from './blog-seed';
 import { databaseState, resetDatabase } from './db-state';
-import { answer, ENDPOINT, RUNS, SEED, unexplained, type Request } from './differential-run';
+import { answer, ENDPOINT, propertyTimeout, RUNS, SEED, unexplained, type Request } from './differential-run';
 import { REST_WRITE_DIFFERENCES, RPC_WRITE_DIFFERENCES, sameState, withoutNow, withoutReferentialEqualities, type Answer } from './known-differences';
 import { canonicalDocument, missingOrDifferent, upstreamAsOurs } from './rest-compare';
 import { bytesAsSpec, twoSides, type Side } from './sides';
@@ -27,6 +27,8 @@ import { seedZoo, ZOO_SCHEMA } from './zoo-schema';
  */
 
 const WRITE_RUNS = Math.ceil(RUNS / 30);
+// a write case resets both databases first: about 0.1 s on SQLite
+const TIMEOUT = propertyTimeout(WRITE_RUNS, 250);
 
 const BLOG_POOLS: WritePools = {
     values: {
@@ -187,12 +189,12 @@ function restProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, poo
 describe('writes beside @zenstackhq/server 2.22.3 (property-based)', () => {
     describe('the blog', () => {
         const sides = twoSides(rpc[0], rpc[1], seedDifferentialBlog, BLOG_SCHEMA);
-        it('RPC: create, createMany, update, updateMany, upsert, delete, deleteMany with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS));
-        it('JSON:API: resources and relationships created, updated and deleted', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS));
+        it('RPC: create, createMany, update, updateMany, upsert, delete, deleteMany with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS), TIMEOUT);
+        it('JSON:API: resources and relationships created, updated and deleted', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS), TIMEOUT);
     });
     describe('compound ids, self relations, many-to-many, field rules, @omit and @password', () => {
         const sides = twoSides(rpc[0], rpc[1], seedZoo, ZOO_SCHEMA);
-        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS));
-        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS));
+        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS), TIMEOUT);
+        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS), TIMEOUT);
     });
 });

@@ -6,7 +6,7 @@ import { RPCApiHandler } from '../../src/api/rpc';
 import type { HandleRequestFn } from '../../src/types';
 import { seedDifferentialBlog } from './blog-seed';
 import { restRead, rpcRead, type RestRead, type RpcRead } from './differential-arbitraries';
-import { answer as answerTo, ENDPOINT, RUNS, SEED, unexplained } from './differential-run';
+import { answer as answerTo, ENDPOINT, propertyTimeout, RUNS, SEED, unexplained } from './differential-run';
 import { REST_DIFFERENCES, RPC_DIFFERENCES, withoutReferentialEqualities, type Answer, upstreamDropsIncludes } from './known-differences';
 import { canonicalDocument, missingOrDifferent, upstreamAsOurs } from './rest-compare';
 import { describePg } from '../support/postgres';
@@ -60,7 +60,7 @@ function readsAsUpstream(sides: Side[], runs: number): void {
             }),
             { seed: SEED, numRuns: runs },
         );
-    });
+    }, propertyTimeout(runs, 25));
 
     it('RPC: findMany, findFirst, count, aggregate, groupBy', async () => {
         await fc.assert(
@@ -77,7 +77,7 @@ function readsAsUpstream(sides: Side[], runs: number): void {
             }),
             { seed: SEED, numRuns: runs },
         );
-    });
+    }, propertyTimeout(runs, 25));
 }
 
 /**

@@ -267,9 +267,9 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         status: (r, ours, upstream) => r.op === 'upsert' && ours.status === 200 && upstream.status === 201,
     },
     {
-        name: 'a record the user cannot read, updated, deleted or named by a nested write, answers as a missing one: 404 (2.22.3: 403, or 200 for an empty nested update of a hidden partner, which writes nothing)',
+        name: 'a record the user cannot read, updated, deleted or named by a nested write, answers as a missing one: 404 (2.22.3: 403, or 200 for an empty nested update of a hidden record, which writes nothing)',
         documented: 'docs/migrating.md §4, docs/rpc.md#differences-from-zenstackhqserver-2x',
-        status: (r, ours, upstream) => ours.status === 404 && (upstream.status === 403 || (upstream.status < 300 && /"update":\{\}/.test(JSON.stringify(r.args)))),
+        status: (r, ours, upstream) => ours.status === 404 && (upstream.status === 403 || (upstream.status < 300 && EMPTY_NESTED_UPDATE.test(JSON.stringify(r.args)))),
         // a nested upsert of a hidden record runs its create, which the write's rules may refuse (nothing written) where
         // 2.22.3 ran its update and answered 403 RESULT_NOT_READABLE after writing
         rows: (r, ours, upstream) => ours.status === 403 && rpcNotReadable(upstream) && /"upsert":\{"where"/.test(JSON.stringify(r.args)),
@@ -364,6 +364,13 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         rows: (r, ours, upstream) => ours.status < 300 && upsertOfAnotherParent(r, ours, upstream),
     },
     {
+        name: "a relation `set` naming a record that does not exist is refused as a `connect` of it: 404 P2018, nothing written (Prisma skips the missing members of a one-to-many `set`, and so did 2.22.3 where ZenStack checks no update rule on the member: 200, the other members detached)",
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (a relation set)',
+        status: (r, ours, upstream) => ours.status === 404 && ours.body?.error?.code === 'P2018' && upstream.status < 300 && /"set":/.test(JSON.stringify(r.args)),
+        rowsToo: true,
+        writesNothing: true,
+    },
+    {
         name: 'a connect naming a record that a connectOrCreate or create beside it makes in the same write is looked up before the write: 404 (2.22.3, as Prisma, runs the create first and links it)',
         documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records named by nested writes)',
         status: (r, ours, upstream) =>
@@ -379,6 +386,8 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
     },
 ];
 
+/** A nested update with empty data, to-one (`update: {}`) or to-many (`update: { where: <unique filter>, data: {} }`). */
+const EMPTY_NESTED_UPDATE = /"update":\{(\}|"where":\{(?:[^{}]|\{[^{}]*\})*\},"data":\{\}\})/;
 /** The self many-to-many relations of the differential schemas (`zoo-schema.ts`). */
 const SELF_MANY_TO_MANY = /\b(friends|friendOf)\b/;
 /** Whether a write holds a `connect` beside a `create` or `connectOrCreate`. */

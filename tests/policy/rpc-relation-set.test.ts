@@ -89,6 +89,29 @@ describe('relation set on the blog', () => {
         expect((await authors())[ids.bobDraft]).toBe(2);
     });
 
+    it('refuses a member that does not exist as a connect of it, one the user cannot see the same way, writing nothing', async () => {
+        // Prisma alone skips a missing member of a one-to-many set (the others detached, nothing linked), and so did
+        // 2.22.3 where ZenStack checks no update rule on the member (AllTypes: 200); a connect of it is Prisma's P2018
+        await s.prisma.allTypes.create({ data: { id: 'kept', ownerId: 2 } });
+        const owners = async () => (await s.prisma.allTypes.findMany({ select: { id: true, ownerId: true } })).map((a: { id: string; ownerId: number | null }) => `${a.id}:${a.ownerId}`);
+        for (const set of [[{ id: 'nowhere' }], [{ id: 'kept' }, { id: 'nowhere' }]]) {
+            const res = await as(BOB)('PUT', '/user/update', { body: { where: { id: 2 }, data: { allTypes: { set } } } });
+            expect([res.status, res.body.error.code]).toEqual([404, 'P2018']);
+            expect(await owners()).toEqual(['kept:2']);
+        }
+        // where ZenStack checks the member's update rule (Post), it refuses a missing one: 403, as 2.22.3; Alice cannot
+        // see Bob's draft, which answers the same
+        const before = await authors();
+        const answers = [];
+        for (const member of [9999, ids.bobDraft]) {
+            const res = await as(ALICE)('PUT', '/user/update', { body: { where: { id: 1 }, data: { posts: { set: [{ id: member }] } } } });
+            answers.push([res.status, res.body]);
+            expect(await authors()).toEqual(before);
+        }
+        expect(answers[0][0]).toBe(403);
+        expect(answers[1]).toEqual(answers[0]);
+    });
+
     it('guards a set nested under a to-one update', async () => {
         await s.prisma.allTypes.createMany({
             data: [
