@@ -99,6 +99,12 @@ export const REST_DIFFERENCES: Difference<RestRead>[] = [
         documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
         data: (r) => filterEntries(r).some(([k, v]) => /\$(lt|lte|gt|gte|contains|icontains|startsWith|endsWith)\]$/.test(k) && v.includes(',')),
     },
+    {
+        // (the entry cannot tell the provider: on SQLite, where both leave them wildcards, such answers go uncompared too)
+        name: '`$contains`, `$icontains`, `$startsWith` and `$endsWith` match `%`, `_` and `\\` literally on PostgreSQL (2.22.3 hands them to Prisma, whose LIKE takes them as wildcards: `$contains=%` matched every row)',
+        documented: 'docs/rest-read.md#filtering-filter, docs/migrating.md §5',
+        data: (r) => filterEntries(r).some(([k, v]) => /\$(contains|icontains|startsWith|endsWith)\]$/.test(k) && /[%_\\]/.test(v)),
+    },
 ];
 
 /** A relation filter under `AND` somewhere in `where` of `model` (the handlers move it up, where the policy guards it). */
