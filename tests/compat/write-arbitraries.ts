@@ -153,6 +153,8 @@ export interface RpcWrite {
     op: string;
     args: Record<string, unknown>;
     user: number | undefined;
+    /** Set by the harness before the write: an upsert whose `where` names a record that is there but that the user cannot read. */
+    hiddenTarget?: boolean;
 }
 
 /** An RPC write on any model of `meta` that has ids in the pools. */

@@ -18,7 +18,7 @@ import { checkSelectShape, dropFalseCounts } from './shape';
 import { decodeArgs, type Args, type RawArgs } from './input';
 import { applyJsonNulls, resolveTypedJsonNulls } from './json-nulls';
 import { findOperation, type OperationSpec } from './operations';
-import { delegateOf } from './write-walk';
+import { delegateOf, matchingNothing } from './write-walk';
 import { validateArgs } from './validation';
 import { applyLimits, type ArgLimits } from './limits';
 import { checkWriteRecords, countWriteRecords } from './write-size';
@@ -213,7 +213,11 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
  */
 async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<PreparedCall> {
     if (call.op.name !== 'upsert' || !isObject(call.args.where)) return call;
-    if (isObject(await delegateOf(tx, call.model).findUnique({ where: call.args.where, select: idSelect(call.model) }))) return call;
+    const model = delegateOf(tx, call.model);
+    if (isObject(await model.findUnique({ where: call.args.where, select: idSelect(call.model) }))) return call;
+    // ZenStack refuses an upsert before any lookup where the user may never update such a record (a rule false for
+    // them whatever the row); so does the create it runs as: an update of no row meets the same refusal, and writes nothing
+    if (call.model.idFields.length > 0) await model.updateMany({ where: matchingNothing(call.model), data: {} });
     const { where: _where, update: _update, create, ...shape } = call.args;
     return { ...call, op: findOperation('create')!, args: { ...shape, data: create } };
 }

@@ -127,6 +127,7 @@ type Delegate = {
     findMany(args: Data): Promise<unknown>;
     create(args: Data): Promise<unknown>;
     update(args: Data): Promise<unknown>;
+    updateMany(args: Data): Promise<unknown>;
 };
 
 /** The client's delegate of a model (its key comes from the schema metadata, never from the request). */
