@@ -212,12 +212,13 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
  * the user cannot see runs as the create it is for the user (a hidden record with that key: a unique violation).
  */
 async function asCreateIfHidden(tx: unknown, call: PreparedCall): Promise<PreparedCall> {
-    if (call.op.name !== 'upsert' || !isObject(call.args.where)) return call;
-    const model = delegateOf(tx, call.model);
-    if (isObject(await model.findUnique({ where: call.args.where, select: idSelect(call.model) }))) return call;
+    // (a model without id fields, a view, has no upsert)
+    if (call.op.name !== 'upsert' || !isObject(call.args.where) || call.model.idFields.length === 0) return call;
+    const delegate = delegateOf(tx, call.model);
+    if (isObject(await delegate.findUnique({ where: call.args.where, select: idSelect(call.model) }))) return call;
     // ZenStack refuses an upsert before any lookup where the user may never update such a record (a rule false for
     // them whatever the row); so does the create it runs as: an update of no row meets the same refusal, and writes nothing
-    if (call.model.idFields.length > 0) await model.updateMany({ where: matchingNothing(call.model), data: {} });
+    await delegate.updateMany({ where: matchingNothing(call.model), data: {} });
     const { where: _where, update: _update, create, ...shape } = call.args;
     return { ...call, op: findOperation('create')!, args: { ...shape, data: create } };
 }
