@@ -10,7 +10,7 @@ async function tables(s: TestSchema): Promise<string[]> {
     const rows: { name: string }[] =
         s.provider === 'sqlite'
             ? await s.prisma.$queryRawUnsafe(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
-            : await s.prisma.$queryRawUnsafe(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
+            : await s.prisma.$queryRawUnsafe(`SELECT tablename::text AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
     return rows.map((r) => r.name);
 }
 
@@ -61,21 +61,32 @@ export async function resetDatabase(s: TestSchema, seed: (s: TestSchema) => Prom
         if (JSON.stringify(await databaseState(s)) !== expected) throw new Error('resetDatabase: the rows put back differ from the seed\'s');
         return;
     }
-    for (const t of names) {
-        if (rows[t].length === 0) continue;
-        // one statement per table (the seeds are small): the cost of a reset is in the number of statements
-        const columns = Object.keys(rows[t][0]);
-        let n = 0;
-        const mark = () => (s.provider === 'sqlite' ? '?' : `$${++n}`);
-        const values = rows[t].map(() => `(${columns.map(mark).join(', ')})`).join(', ');
-        const parameters = rows[t].flatMap((row) => columns.map((c) => asParameter(row[c])));
-        await s.prisma.$executeRawUnsafe(`INSERT INTO "${t}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`, ...parameters);
+    const insertAll = async (db: TestSchema['prisma']) => {
+        for (const t of names) {
+            if (rows[t].length === 0) continue;
+            // one statement per table (the seeds are small): the cost of a reset is in the number of statements
+            const columns = Object.keys(rows[t][0]);
+            let n = 0;
+            const mark = () => (s.provider === 'sqlite' ? '?' : `$${++n}`);
+            const values = rows[t].map(() => `(${columns.map(mark).join(', ')})`).join(', ');
+            const parameters = rows[t].flatMap((row) => columns.map((c) => asParameter(row[c])));
+            await db.$executeRawUnsafe(`INSERT INTO "${t}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`, ...parameters);
+        }
+    };
+    if (s.provider === 'sqlite') await insertAll(s.prisma);
+    else {
+        // the tables go in by name, not in the order of their foreign keys, so these are not checked while the
+        // seed's own rows go back (in one transaction: the setting holds on its one connection of the pool)
+        await s.prisma.$transaction(async (tx: TestSchema['prisma']) => {
+            await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = replica`);
+            await insertAll(tx);
+        });
     }
     if (s.provider === 'sqlite') await s.prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
     else {
         // the sequences go on after the ids put back, as after the seed's inserts
         for (const t of names) {
-            const serials: { column: string }[] = await s.prisma.$queryRawUnsafe(`SELECT column_name AS column FROM information_schema.columns WHERE table_name = $1 AND column_default LIKE 'nextval%'`, t);
+            const serials: { column: string }[] = await s.prisma.$queryRawUnsafe(`SELECT column_name::text AS column FROM information_schema.columns WHERE table_name = $1 AND column_default LIKE 'nextval%'`, t);
             for (const { column } of serials) await s.prisma.$executeRawUnsafe(`SELECT setval(pg_get_serial_sequence('"${t}"', '${column}'), COALESCE((SELECT MAX("${column}") FROM "${t}"), 0) + 1, false)`);
         }
     }
