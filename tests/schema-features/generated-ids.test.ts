@@ -136,9 +136,10 @@ function suite(provider: Provider): void {
         expect(made.attributes.n).toEqual(expect.any(Number));
         const one = await rpc('POST', '/dbgen/create', { body: { data: {} } });
         expect([one.status, one.body.data.ref]).toEqual([201, expect.stringMatching(format)]);
-        const many = await rpc('POST', '/dbgen/createManyAndReturn', { body: { data: [{}, { n: 7 }] } });
+        // 700: outside the 0-99 the database's default draws from, so only the record that names it holds it
+        const many = await rpc('POST', '/dbgen/createManyAndReturn', { body: { data: [{}, { n: 700 }] } });
         // (Prisma inserts the records that leave a database default to the database apart, so they may come back first)
-        expect([many.status, many.body.data.map((d: Body) => typeof d.ref), many.body.data.filter((d: Body) => d.n === 7).length]).toEqual([201, ['string', 'string'], 1]);
+        expect([many.status, many.body.data.map((d: Body) => typeof d.ref), many.body.data.filter((d: Body) => d.n === 700).length]).toEqual([201, ['string', 'string'], 1]);
         expect(await s.prisma.dbgen.count()).toBe(4);
     });
 
