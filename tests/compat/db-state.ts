@@ -73,17 +73,16 @@ export async function resetDatabase(s: TestSchema, seed: (s: TestSchema) => Prom
             await db.$executeRawUnsafe(`INSERT INTO "${t}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${values}`, ...parameters);
         }
     };
-    if (s.provider === 'sqlite') await insertAll(s.prisma);
-    else {
+    if (s.provider === 'sqlite') {
+        await insertAll(s.prisma);
+        await s.prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+    } else {
         // the tables go in by name, not in the order of their foreign keys, so these are not checked while the
         // seed's own rows go back (in one transaction: the setting holds on its one connection of the pool)
         await s.prisma.$transaction(async (tx: TestSchema['prisma']) => {
             await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = replica`);
             await insertAll(tx);
         });
-    }
-    if (s.provider === 'sqlite') await s.prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
-    else {
         // the sequences go on after the ids put back, as after the seed's inserts
         for (const t of names) {
             const serials: { column: string }[] = await s.prisma.$queryRawUnsafe(`SELECT column_name::text AS column FROM information_schema.columns WHERE table_name = $1 AND column_default LIKE 'nextval%'`, t);

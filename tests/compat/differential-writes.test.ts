@@ -6,7 +6,7 @@ import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { HandleRequestFn } from '../../src/types';
 import { describePg } from '../support/postgres';
-import { BLOG_SCHEMA, type TestSchema } from '../support/schema';
+import { BLOG_SCHEMA, type LoadOptions, type TestSchema } from '../support/schema';
 import { AT, seedDifferentialBlog } from './blog-seed';
 import { databaseState, resetDatabase } from './db-state';
 import { answer, ENDPOINT, propertyTimeout, RUNS, SEED, unexplained, type Request } from './differential-run';
@@ -179,7 +179,7 @@ function rpcProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, pool
         // PostgreSQL missing outside CI: describePg reported it
         if (!sides[0].s) return;
         const known = differencesOn(RPC_WRITE_DIFFERENCES, sides[0].s.provider);
-        const meta = (sides[0].s as TestSchema).modelMeta as ModelMeta;
+        const meta = sides[0].s.modelMeta as ModelMeta;
         await fc.assert(
             fc.asyncProperty(rpcWrite(meta, pools), async (w: RpcWrite) => {
                 const method = w.op.startsWith('delete') ? 'DELETE' : w.op === 'create' || w.op === 'createMany' || w.op === 'upsert' ? 'POST' : 'PUT';
@@ -209,7 +209,7 @@ function restProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, poo
     return async () => {
         if (!sides[0].s) return;
         const known = differencesOn(REST_WRITE_DIFFERENCES, sides[0].s.provider);
-        const meta = (sides[0].s as TestSchema).modelMeta as ModelMeta;
+        const meta = sides[0].s.modelMeta as ModelMeta;
         await fc.assert(
             fc.asyncProperty(restWrite(meta, pools), async (w: RestWrite) => {
                 const problems = await differences(sides, rest, seed, w, w, known, (ours, upstream) => {
@@ -225,28 +225,19 @@ function restProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, poo
     };
 }
 
-describe('writes beside @zenstackhq/server 2.22.3 (property-based)', () => {
+/** The four write properties, on the blog and on the zoo schema, on the database `options` names. */
+function writeProperties(options: LoadOptions, runs: number, timeout: number): void {
     describe('the blog', () => {
-        const sides = twoSides(rpc[0], rpc[1], seedDifferentialBlog, BLOG_SCHEMA);
-        it('RPC: create, createMany, update, updateMany, upsert, delete, deleteMany with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS), TIMEOUT);
-        it('JSON:API: resources and relationships created, updated and deleted', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, WRITE_RUNS), TIMEOUT);
+        const sides = twoSides(rpc[0], rpc[1], seedDifferentialBlog, BLOG_SCHEMA, options);
+        it('RPC: create, createMany, update, updateMany, upsert, delete, deleteMany with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, runs), timeout);
+        it('JSON:API: resources and relationships created, updated and deleted', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, runs), timeout);
     });
     describe('compound ids, self relations, many-to-many, field rules, @omit and @password', () => {
-        const sides = twoSides(rpc[0], rpc[1], seedZoo, ZOO_SCHEMA);
-        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS), TIMEOUT);
-        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, WRITE_RUNS), TIMEOUT);
+        const sides = twoSides(rpc[0], rpc[1], seedZoo, ZOO_SCHEMA, options);
+        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, runs), timeout);
+        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, runs), timeout);
     });
-});
+}
 
-describePg('writes beside @zenstackhq/server 2.22.3 (property-based)', () => {
-    describe('the blog', () => {
-        const sides = twoSides(rpc[0], rpc[1], seedDifferentialBlog, BLOG_SCHEMA, { provider: 'postgresql' });
-        it('RPC: every write operation with nested writes', rpcProperty(sides, seedDifferentialBlog, BLOG_POOLS, PG_WRITE_RUNS), PG_TIMEOUT);
-        it('JSON:API: resources and relationships', restProperty(sides, seedDifferentialBlog, BLOG_POOLS, PG_WRITE_RUNS), PG_TIMEOUT);
-    });
-    describe('compound ids, self relations, many-to-many, field rules, @omit and @password', () => {
-        const sides = twoSides(rpc[0], rpc[1], seedZoo, ZOO_SCHEMA, { provider: 'postgresql' });
-        it('RPC: every write operation with nested writes', rpcProperty(sides, seedZoo, ZOO_POOLS, PG_WRITE_RUNS), PG_TIMEOUT);
-        it('JSON:API: resources and relationships', restProperty(sides, seedZoo, ZOO_POOLS, PG_WRITE_RUNS), PG_TIMEOUT);
-    });
-});
+describe('writes beside @zenstackhq/server 2.22.3 (property-based)', () => writeProperties({}, WRITE_RUNS, TIMEOUT));
+describePg('writes beside @zenstackhq/server 2.22.3 (property-based)', () => writeProperties({ provider: 'postgresql' }, PG_WRITE_RUNS, PG_TIMEOUT));
