@@ -1,4 +1,6 @@
+import Decimal from 'decimal.js';
 import fc from 'fast-check';
+import { clientJson } from '../rpc/support';
 
 /**
  * Generators of read requests for the differential tests against `@zenstackhq/server` 2.22.3: valid and
@@ -195,15 +197,20 @@ function withoutKeys(query: Record<string, string>, ...keys: string[]): Record<s
 
 // ---------------------------------------------------------------- RPC
 
+/**
+ * Values of the RPC filters. The typed ones (Date, bigint, Decimal, Buffer) go through superjson's metadata as the
+ * hooks send them (`rpcQuery`), and the Dates differ from every seeded one too: a walk that took a Date for an
+ * empty filter once dropped the condition, which no seeded date could show.
+ */
 const RPC_VALUES: Record<ScalarType, unknown[]> = {
     Int: [0, 1, 2, 5, 9, 7],
     String: ['Draft', 'Bob', 'ub', 'P', 'alice@x', 'Nice', 's', 'f', ''],
     Boolean: [true, false],
-    DateTime: ['2024-05-01T10:00:00.000Z', '2024-01-01T00:00:00.000Z'],
+    DateTime: ['2024-05-01T10:00:00.000Z', '2024-01-01T00:00:00.000Z', new Date('2024-05-01T10:00:00.000Z'), new Date('2000-01-01T00:00:00.000Z')],
     Float: [1.5, 0, -0.5],
-    BigInt: [0, 42],
-    Decimal: [12, 0.5],
-    Bytes: [],
+    BigInt: [0, 42, 42n, BigInt('9007199254740993')],
+    Decimal: [12, 0.5, new Decimal('12.345'), new Decimal('-1')],
+    Bytes: [Buffer.from([1, 2, 3]), Buffer.alloc(0)],
     Json: [],
     Role: ['ADMIN', 'USER'],
 };
@@ -214,7 +221,9 @@ function scalarCondition(type: ScalarType, optional: boolean): fc.Arbitrary<unkn
     if (values.length === 0) return fc.constant(optional ? { not: null } : undefined);
     const v = fc.constantFrom(...values);
     const forms: fc.Arbitrary<unknown>[] = [v, v.map((x) => ({ equals: x })), v.map((x) => ({ not: x })), fc.uniqueArray(v, { minLength: 1, maxLength: 2 }).map((xs) => ({ in: xs })), fc.uniqueArray(v, { maxLength: 2 }).map((xs) => ({ notIn: xs }))];
-    if (type !== 'Boolean' && type !== 'Role') forms.push(fc.tuple(fc.constantFrom('lt', 'lte', 'gt', 'gte'), v).map(([op, x]) => ({ [op]: x })), v.map((x) => ({ not: { gt: x } })));
+    // Bytes has no comparisons in Prisma: both sides refuse them, but 2.22.3 only where the query runs (not under a
+    // parent the user cannot read), which says nothing about the handlers
+    if (type !== 'Boolean' && type !== 'Role' && type !== 'Bytes') forms.push(fc.tuple(fc.constantFrom('lt', 'lte', 'gt', 'gte'), v).map(([op, x]) => ({ [op]: x })), v.map((x) => ({ not: { gt: x } })));
     if (type === 'String') forms.push(fc.tuple(fc.constantFrom('contains', 'startsWith', 'endsWith'), v).map(([op, x]) => ({ [op]: x })));
     if (optional) forms.push(fc.constantFrom(null, { not: null }, { equals: null }));
     return fc.oneof(...forms);
@@ -361,3 +370,9 @@ const OPS: Record<string, (model: string) => fc.Arbitrary<Record<string, unknown
 export const rpcRead: fc.Arbitrary<RpcRead> = fc
     .tuple(fc.constantFrom(...TYPES), fc.constantFrom(...Object.keys(OPS)))
     .chain(([model, op]) => fc.record({ model: fc.constant(model), op: fc.constant(op), args: OPS[op](model), user }));
+
+/** An RPC read's `q` (and `meta`) as ZenStack's hooks send it: superjson, its metadata beside the JSON. */
+export function rpcQuery(args: unknown): Record<string, string> {
+    const { json, meta } = clientJson.serialize(args);
+    return meta ? { q: JSON.stringify(json), meta: JSON.stringify({ serialization: meta }) } : { q: JSON.stringify(json) };
+}

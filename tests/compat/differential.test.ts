@@ -5,7 +5,7 @@ import { RestApiHandler } from '../../src/api/rest';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { HandleRequestFn } from '../../src/types';
 import { seedDifferentialBlog } from './blog-seed';
-import { restRead, rpcRead, type RestRead, type RpcRead } from './differential-arbitraries';
+import { restRead, rpcQuery, rpcRead, type RestRead, type RpcRead } from './differential-arbitraries';
 import { answer as answerTo, ENDPOINT, propertyTimeout, RUNS, SEED, unexplained } from './differential-run';
 import { differencesOn, REST_DIFFERENCES, RPC_DIFFERENCES, withoutReferentialEqualities, type Answer, upstreamDropsIncludes } from './known-differences';
 import { canonicalDocument, missingOrDifferent, upstreamAsOurs } from './rest-compare';
@@ -67,7 +67,7 @@ function readsAsUpstream(sides: Side[], runs: number): void {
         await fc.assert(
             fc.asyncProperty(rpcRead, async (r: RpcRead) => {
                 if (!sides[0].s) return;
-                const query = { q: JSON.stringify(r.args) };
+                const query = rpcQuery(r.args);
                 const path = `/${r.model}/${r.op}`;
                 const [ours, upstream] = [await answer(rpc[0], sides[0], 'GET', path, query, r.user), await answer(rpc[1], sides[1], 'GET', path, query, r.user)];
                 const problems = unexplained(RPC_DIFFERENCES, r, ours, upstream, () => {

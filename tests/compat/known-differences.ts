@@ -142,7 +142,8 @@ function emptyRelationUnderNotOr(model: string, where: unknown, under = false): 
     });
 }
 
-const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
+/** `{}` (a Date, a Decimal or a Buffer has no keys either, but is a value: a condition). */
+const isEmptyObject = (v: unknown) => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).length === 0;
 
 /**
  * An empty condition in a filter of `model` (a member `{}` of `AND`/`OR`/`NOT`, `AND: []`, `NOT: []`, `AND: {}`,

@@ -12,6 +12,11 @@ import fc from 'fast-check';
 export interface WritePools {
     /** Values by field type (a scalar type or an enum's name), as JSON carries them. */
     values: Record<string, unknown[]>;
+    /**
+     * Typed values (Date, Decimal, Buffer) the RPC filters of `updateMany`/`deleteMany` take beside `values`: sent
+     * through superjson's metadata, as ZenStack's hooks send them.
+     */
+    filterValues?: Record<string, unknown[]>;
     /** Id values by model (its metadata key): existing and new ones; compound ids as objects of their fields. */
     ids: Record<string, unknown[]>;
     users: (number | undefined)[];
@@ -104,10 +109,12 @@ function increment(meta: ModelMeta, model: string): fc.Arbitrary<Record<string, 
 }
 
 function scalarWhere(meta: ModelMeta, model: string, pools: WritePools): fc.Arbitrary<Record<string, unknown>> {
-    const fields = fieldsOf(meta, model).filter((f) => !f.isDataModel && (pools.values[f.type]?.length || (f.isId && !idFields(meta, model).slice(1).length)));
+    // a typed value half the time where the field takes one
+    const valuesOf = (f: FieldInfo) => [pools.values[f.type] ?? [], pools.filterValues?.[f.type] ?? []].filter((xs) => xs.length > 0);
+    const fields = fieldsOf(meta, model).filter((f) => !f.isDataModel && (valuesOf(f).length || (f.isId && !idFields(meta, model).slice(1).length)));
     return fc
         .array(
-            pick(fields).chain((f) => (f.isId ? pick(pools.ids[model]) : pick(pools.values[f.type])).map((v) => [f.name, v] as [string, unknown])),
+            pick(fields).chain((f) => (f.isId ? pick(pools.ids[model]) : fc.oneof(...valuesOf(f).map(pick))).map((v) => [f.name, v] as [string, unknown])),
             { maxLength: 2 },
         )
         .map((e) => Object.fromEntries(e));

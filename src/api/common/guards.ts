@@ -1,6 +1,11 @@
-/** A non-null, non-array object: a JSON object (or any record-like value). */
+/**
+ * A JSON object: what a request's arguments, filters and documents are made of. Typed values decoded from the
+ * serialization metadata (a Date, a Decimal, a Buffer, the client's null markers) are objects to JavaScript but
+ * values to the protocol: none of them is one (see `isPlainObject`). A walk that took them for objects read a
+ * Date filter (`createdAt: <Date>`) as the empty condition `{}` and dropped it, so `deleteMany` deleted every row.
+ */
 export function isObject(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return isPlainObject(value);
 }
 
 /** Own-property test that never consults the prototype chain. */

@@ -65,6 +65,8 @@ function eachLeaf(value: unknown, path: string, check: (leaf: unknown) => string
  */
 export function checkIntegers(value: unknown, path: string): void {
     eachLeaf(value, path, (v) => {
+        // a Decimal (superjson's custom type) is truncated as a fraction is: `where: { id: Decimal(2.7) }` deleted record 2
+        if (isDecimal(v)) return v.isInteger() && v.abs().lte(Number.MAX_SAFE_INTEGER) ? undefined : 'an integer within ±(2^53 - 1) (the field is an Int)';
         if (typeof v !== 'number') return undefined;
         if (!Number.isInteger(v)) return 'an integer (the field is an Int)';
         // SQLite stores a larger one, and the client then fails to read the row back: a 500 after the write
@@ -81,6 +83,7 @@ export function checkIntegers(value: unknown, path: string): void {
 export function checkBigInts(value: unknown, path: string): void {
     eachLeaf(value, path, (v) => {
         if (typeof v === 'bigint' && !isBigInt64(v)) return 'a 64-bit integer (the field is a BigInt)';
+        if (isDecimal(v) && !(v.isInteger() && isBigInt64(BigInt(v.toFixed())))) return 'a 64-bit integer (the field is a BigInt)';
         if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) {
             return 'a string or a superjson bigint beyond ±(2^53 - 1): a JSON number that large has lost digits (the field is a BigInt)';
         }
