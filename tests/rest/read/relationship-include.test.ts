@@ -100,7 +100,11 @@ describe('include and fields on relationship endpoints', () => {
         const rel = await get('/post/1/relationships/author', { include: 'author.posts', 'fields[user]': 'name,posts', 'fields[post]': 'title' });
         expect(rel.status).toBe(200);
         expect(rel.body.data).toEqual({ type: 'user', id: 1 });
-        expect(rel.body.links).toEqual({ self: at('/post/1/relationships/author'), related: at('/post/1/author') });
+        // `self` is the request URL with its parameters, as on the to-many relationship and the related endpoints
+        expect(rel.body.links).toEqual({
+            self: at('/post/1/relationships/author?include=author.posts&fields[user]=name,posts&fields[post]=title'),
+            related: at('/post/1/author'),
+        });
         expect(byKey(rel.body.included)).toEqual([
             { type: 'post', id: 1, attributes: { title: 'Hello World' }, relationships: {}, links: { self: at('/post/1') } },
             { type: 'post', id: 2, attributes: { title: 'Draft of Alice' }, relationships: {}, links: { self: at('/post/2') } },

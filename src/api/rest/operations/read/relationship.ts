@@ -1,7 +1,7 @@
 import type { Response } from '../../../../types';
 import { DocumentBuilder, type Linkage } from '../../document/builder';
 import { buildDocument } from '../../document/documents';
-import { resourceLink, routeUrl } from '../../document/links';
+import { queryString, resourceLink, routeUrl, withQuery } from '../../document/links';
 import { planOf, type RelationshipPlan } from '../../document/model-plan';
 import { idSelect, whereById } from '../../ids';
 import type { QueryEntry } from '../../query/params';
@@ -91,7 +91,9 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
         }
     }
     const parentSelf = resource.links.self;
-    return ok(buildDocument(builder, data, { self: read.base ?? parentSelf + plan.selfSuffix, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined || read.emptyInclude === true }), status);
+    // a GET's `self` is the request URL with its parameters, as on every other read
+    const self = read.base === undefined ? parentSelf + plan.selfSuffix : withQuery(read.base, queryString(read.entries));
+    return ok(buildDocument(builder, data, { self, related: parentSelf + plan.relatedSuffix }, { included: include !== undefined || read.emptyInclude === true }), status);
 }
 
 /**
