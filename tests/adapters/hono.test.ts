@@ -149,6 +149,33 @@ describeAdapter('hono adapter', async (f) => honoHarness(honoApp(f)), {}, ({ fix
         expect(kept(crossSite)).toEqual(['abc', ['seen=1; Path=/']]);
     });
 
+    it("with a custom getPath (Hono's routing on host and path), the path after the mount pattern is served; an encoded slash stays in its segment", async () => {
+        const f = fixture();
+        await f.schema.prisma.allTypes.create({ data: { id: 'host/routed', string: 'by host' } });
+        const app = new Hono({ getPath: (req) => `/${new URL(req.url).host}${new URL(req.url).pathname}` });
+        app.use('/api.example.com/model/*', createHonoHandler({ ...f.common, getPrisma: () => f.getPrisma(undefined) }));
+        app.use('/rest.example.com/:version/*', createHonoHandler({ ...f.common, handler: f.rest, getPrisma: () => f.getPrisma(undefined) }));
+        const count = await app.request('http://api.example.com/model/user/count');
+        expect([count.status, await count.json()]).toEqual([200, { data: expect.any(Number) }]);
+        const read = await app.request('http://rest.example.com/v1/allTypes/host%2Frouted');
+        expect([read.status, (await read.json()).data?.id]).toEqual([200, 'host/routed']);
+        // another host is not the API's
+        expect((await app.request('http://www.example.com/model/user/count')).status).toBe(404);
+    });
+
+    it("under strict: false, a trailing slash is handed on as it was sent (Hono's path has it trimmed)", async () => {
+        const f = fixture();
+        const seen: string[] = [];
+        const handler = async ({ path }: { path: string }) => {
+            seen.push(path);
+            return { status: 200, body: { path } };
+        };
+        const app = new Hono({ strict: false });
+        app.use('/api/:tenant/*', createHonoHandler({ ...f.common, handler, getPrisma: () => f.getPrisma(undefined) }));
+        for (const url of ['/api/acme/post/count/', '/api/acme/post/a%2Fb', '/api/acme/']) expect((await app.request(url)).status).toBe(200);
+        expect(seen).toEqual(['post/count/', 'post/a%2Fb', '']);
+    });
+
     it('an explicit prefix option wins over the route pattern', async () => {
         const f = fixture();
         const app = new Hono();

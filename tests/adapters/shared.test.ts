@@ -108,6 +108,7 @@ describe('adapter errors', () => {
             status: 200,
             headers: { 'content-type': 'application/vnd.api+json', location: '/x' },
             body: '{"a":1}',
+            value: { a: 1 },
         });
         expect(toWire(adapter, { status: 201, body: null }).headers['content-type']).toBe('application/json; charset=utf-8');
         expect(toWire(adapter, { status: 204, body: 'x', headers: { 'content-type': 'x' } })).toEqual({ status: 204, headers: {}, body: undefined });

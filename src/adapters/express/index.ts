@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Handler, Request, Response } from 'express';
-import { handleNodeRequest, writeNodeResponse } from '../node/serve';
+import { handleNodeRequest, writeNodeResponse, type FrameworkSend } from '../node/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { splitUrl } from '../shared/request';
@@ -35,6 +35,16 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
 };
 
 /**
+ * Express's `res.send`, for its ETag (per the app's `etag` setting) and 304 to a fresh request, as 2.x's `res.json()`;
+ * given bytes, so that it adds no `; charset=utf-8` (JSON:API forbids parameters on its media type). A host that only
+ * looks like Express (its `res` has no Express app) is written to directly.
+ */
+function expressSend(req: Request, res: Response): FrameworkSend | undefined {
+    const app = (res as { app?: { get?: unknown } }).app;
+    return typeof res.send === 'function' && typeof app?.get === 'function' ? { method: req.method, send: (body) => res.send(Buffer.from(body)) } : undefined;
+}
+
+/**
  * Creates an Express middleware serving the API under its mount point:
  * `app.use('/api', ZenStackMiddleware({ getPrisma: (req) => enhance(prisma, { user: req.user }) }))`.
  * The body is read here unless a body parser already did.
@@ -52,7 +62,7 @@ export function ZenStackMiddleware(options: MiddlewareOptions): ZenStackExpressM
                     Object.assign(res.locals, { status: response.status, body: response.body, headers: response.headers });
                     next();
                 } else {
-                    writeNodeResponse(adapter, res, response);
+                    writeNodeResponse(adapter, res, response, expressSend(req, res));
                 }
             })
             .catch(next);

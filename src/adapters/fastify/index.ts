@@ -15,12 +15,89 @@ export interface PluginOptions extends CommonAdapterOptions {
     getPrisma: (request: FastifyRequest, reply: FastifyReply) => unknown | Promise<unknown>;
 }
 
+/**
+ * The errors the plugin's error handler answers: those it raised itself (what its parser refused, a failure of its
+ * route). Every other one is the application's (its hooks', say), for its own error handler.
+ */
+const OWN_ERRORS = new WeakSet<object>();
+
+/**
+ * Fastify's refusals of a body read for the plugin's content-type parser (the only one in its scope) under the
+ * plugin's `bodyLimit`.
+ */
+const BODY_READ_CODES = new Set(['FST_ERR_CTP_BODY_TOO_LARGE', 'FST_ERR_CTP_INVALID_CONTENT_LENGTH']);
+
+function tagged<T>(error: T): T {
+    if (typeof error === 'object' && error !== null) OWN_ERRORS.add(error);
+    return error;
+}
+
+function isOwnError(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && (OWN_ERRORS.has(error) || BODY_READ_CODES.has(String((error as { code?: unknown }).code)));
+}
+
+/** What `send` sets, taken back: a later `reply.send` of an object (by an error handler) is Fastify's to serialize. */
+function clearSerializer(reply: FastifyReply): void {
+    reply.serializer(null as unknown as (payload: unknown) => string);
+}
+
+/**
+ * Whether the route runs `preSerialization` hooks (the application's, inherited by the plugin's scope). Fastify keeps
+ * them on the route context of the request, under a symbol it does not export; where that is not found, the answer is
+ * yes (the slower path, correct either way).
+ */
+function hasPreSerialization(reply: FastifyReply): boolean {
+    const request = reply.request as unknown as Record<symbol, { preSerialization?: unknown } | undefined>;
+    const key = Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === 'fastify.context');
+    const context = key === undefined ? undefined : request[key];
+    return context?.preSerialization !== null;
+}
+
+/** A value Fastify serializes as JSON, rather than sending as bytes or a stream, or taking for an error. */
+function isJsonValue(value: unknown): boolean {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeof value !== 'function' && typeof value !== 'bigint';
+    const proto = Object.getPrototypeOf(value);
+    const v = value as { pipe?: unknown; getReader?: unknown; buffer?: unknown };
+    return (proto === Object.prototype || proto === null) && typeof v.pipe !== 'function' && typeof v.getReader !== 'function' && !(v.buffer instanceof ArrayBuffer);
+}
+
 function send(adapter: ResolvedAdapter, reply: FastifyReply, response: Response): FastifyReply {
     const wire = toWire(adapter, response);
     reply.code(wire.status).headers(wire.headers);
-    // A Buffer, because Fastify appends `; charset=utf-8` to the content type of a string payload, and
-    // JSON:API forbids parameters on `application/vnd.api+json`.
-    return wire.body === undefined ? reply.send() : reply.send(Buffer.from(wire.body));
+    if (wire.body === undefined) return reply.send();
+    const { body, value } = wire;
+    // Bytes, because Fastify appends `; charset=utf-8` to the content type of a string payload (and of one it
+    // serializes itself), and JSON:API forbids parameters on `application/vnd.api+json`.
+    if (!isJsonValue(value) || !hasPreSerialization(reply)) return reply.send(Buffer.from(body));
+    // With the application's `preSerialization` hooks: the value, so that they see it (2.x sent the handler's body),
+    // written out by a serializer of the reply's own (no charset) after they ran, whether they replaced it or changed
+    // it in place.
+    reply.serializer((payload: unknown) => {
+        clearSerializer(reply);
+        return JSON.stringify(payload) ?? '';
+    });
+    return reply.send(value);
+}
+
+async function serve(adapter: ResolvedAdapter, options: PluginOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { pathname, search } = splitUrl(request.url);
+    const path = restParamPath(pathname, (request.params as Record<string, string | undefined>)['*']);
+    if (path === undefined) {
+        return send(adapter, reply, renderAdapterError(adapter.handler, 400, UNMATCHED_PATH_MESSAGE));
+    }
+    const response = await handleNodeRequest(adapter, request.raw, {
+        path,
+        search,
+        // the parser's value, or what an application hook put in its place (bytes are parsed as JSON)
+        readBody: async () =>
+            request.body === undefined || request.body === null
+                ? EMPTY_BODY
+                : request.body instanceof Uint8Array
+                  ? fromParsedBody(request.body, adapter.bodyLimit)
+                  : { ok: true, value: request.body },
+        getPrisma: () => options.getPrisma(request, reply),
+    });
+    return send(adapter, reply, response);
 }
 
 /**
@@ -47,11 +124,18 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
         if (result.ok) {
             next(null, result.value);
         } else {
-            next(Object.assign(new Error(result.message), { statusCode: result.status }));
+            next(tagged(Object.assign(new Error(result.message), { statusCode: result.status })));
         }
     });
 
+    // Encapsulated (a scope of its own, for the parser above), so it is the first error handler of the plugin's routes:
+    // what it did not raise goes to the application's, as it did with 2.x (a fastify-plugin). Fastify hands an error
+    // thrown by an error handler to the one of the enclosing scope, and at the root to its default one.
     fastify.setErrorHandler((error: FastifyError, _request, reply) => {
+        clearSerializer(reply);
+        if (!isOwnError(error)) {
+            throw error;
+        }
         const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode <= 599 ? error.statusCode : 500;
         if (status >= 500) {
             log(adapter.logger, 'error', `request failed: ${describeError(error)}`, 'adapter-error');
@@ -64,24 +148,11 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
     // Fastify applies the registration prefix to this route. The path is what its wildcard matched (the router
     // may have matched the prefix case-insensitively or ignoring duplicate slashes), taken raw from the URL.
     fastify.all('/*', async (request, reply) => {
-        const { pathname, search } = splitUrl(request.url);
-        const path = restParamPath(pathname, (request.params as Record<string, string | undefined>)['*']);
-        if (path === undefined) {
-            return send(adapter, reply, renderAdapterError(adapter.handler, 400, UNMATCHED_PATH_MESSAGE));
+        try {
+            return await serve(adapter, options, request, reply);
+        } catch (err) {
+            throw tagged(err);
         }
-        const response = await handleNodeRequest(adapter, request.raw, {
-            path,
-            search,
-            // the parser's value, or what an application hook put in its place (bytes are parsed as JSON)
-            readBody: async () =>
-                request.body === undefined || request.body === null
-                    ? EMPTY_BODY
-                    : request.body instanceof Uint8Array
-                      ? fromParsedBody(request.body, adapter.bodyLimit)
-                      : { ok: true, value: request.body },
-            getPrisma: () => options.getPrisma(request, reply),
-        });
-        return send(adapter, reply, response);
     });
     done();
 };

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { parseBufferedBody, readFetchBody } from '../fetch/body';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
-import { normalizePrefix, stripPatternSegments, stripPrefix, withoutLeadingSlash } from '../shared/request';
+import { normalizePrefix, stripPrefix, withoutLeadingSlash } from '../shared/request';
 
 /** Options of the Hono middleware (as in `@zenstackhq/server/hono`, plus `bodyLimit` and `prefix`). */
 export interface HonoOptions extends CommonAdapterOptions {
@@ -27,6 +27,25 @@ function routePattern(ctx: Context): string {
     return pattern;
 }
 
+/** The segments of the pattern a path must have: `/api/:tenant/*` → 2 (a wildcard may match none). */
+function patternSegmentCount(pattern: string): number {
+    return pattern.split('/').filter((s) => s.length > 0 && !s.startsWith('*')).length;
+}
+
+/**
+ * The part of the raw (percent-encoded) URL pathname after the mount pattern. The pattern matched Hono's
+ * `ctx.req.path`, which is not always that pathname: an app's `getPath` may route on another path (the host and the
+ * pathname, say), and under `strict: false` Hono trims a trailing slash. What follows the pattern's segments there is
+ * the end of the pathname: as many of its last segments, with the trailing slash Hono trimmed, taken raw (Hono's
+ * path is partly decoded, or as a custom `getPath` made it), so that an encoded `/` stays inside its segment.
+ */
+function restAfterPattern(pathname: string, routedPath: string, pattern: string): string {
+    const raw = pathname.split('/').slice(1);
+    let count = Math.max(0, routedPath.split('/').length - 1 - patternSegmentCount(pattern));
+    if (pathname.length > 1 && pathname.endsWith('/') && !routedPath.endsWith('/')) count++;
+    return `/${raw.slice(Math.max(0, raw.length - count)).join('/')}`;
+}
+
 /**
  * Hono's `HTTPException` thrown with a response of its own (`new HTTPException(401, { res })`, e.g. with a
  * `WWW-Authenticate` header): it goes back to Hono, which answers it with that response (`getResponse()`), or to
@@ -48,7 +67,7 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
     const prefix = options.prefix === undefined ? undefined : normalizePrefix(options.prefix);
     return async (ctx, next) => {
         const pathname = pathnameOf(ctx.req.raw);
-        const rest = prefix !== undefined ? stripPrefix(pathname, prefix) : stripPatternSegments(pathname, routePattern(ctx));
+        const rest = prefix !== undefined ? stripPrefix(pathname, prefix) : restAfterPattern(pathname, ctx.req.path, routePattern(ctx));
         if (rest === undefined) {
             // outside `prefix` (`app.use('*', …)`): not the API's, the app's later routes answer it (or Hono's 404)
             await next();

@@ -4,7 +4,7 @@ import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../s
 import { normalizePrefix, splitUrl, stripPrefix } from '../shared/request';
 import { serveNodeRequest, writeNodeResponse } from './serve';
 
-export { handleNodeRequest, writeNodeResponse, serveNodeRequest, type NodeRequestInput } from './serve';
+export { handleNodeRequest, writeNodeResponse, serveNodeRequest, type NodeRequestInput, type FrameworkSend } from './serve';
 export { readNodeBody, isBodyConsumed, type NodeRequest } from './body';
 export type { CommonAdapterOptions } from '../shared/options';
 

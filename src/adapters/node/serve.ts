@@ -56,8 +56,24 @@ export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeReque
     }
 }
 
+/**
+ * A framework's own way to send a body, for the answers that may be cached (a 200 to a GET or HEAD): Express's
+ * `res.send` and Next.js's add an ETag and answer a matching `If-None-Match` with 304, as 2.x's `res.json()` /
+ * `res.send()` did. The status and headers are set on the response before it is called.
+ */
+export interface FrameworkSend {
+    /** The request method: only a 200 to a GET or HEAD is sent through `send` (Next.js's answers 304 whatever the method). */
+    method: string | undefined;
+    send: (body: string) => void;
+}
+
+function isCacheable(status: number, method: string | undefined): boolean {
+    const upper = method?.toUpperCase();
+    return status === 200 && (upper === 'GET' || upper === 'HEAD');
+}
+
 /** The Node base adapter, second half: writes a handler `Response` (JSON, or no body for 204). */
-export function writeNodeResponse(adapter: ResolvedAdapter, res: ServerResponse, response: Response): void {
+export function writeNodeResponse(adapter: ResolvedAdapter, res: ServerResponse, response: Response, framework?: FrameworkSend): void {
     if (res.headersSent || res.writableEnded) {
         log(adapter.logger, 'warn', 'response already sent by another handler; ZenStack response dropped', 'headers-sent');
         return;
@@ -77,11 +93,21 @@ export function writeNodeResponse(adapter: ResolvedAdapter, res: ServerResponse,
         res.end();
         return;
     }
+    if (framework && isCacheable(wire.status, framework.method)) {
+        framework.send(wire.body);
+        return;
+    }
     res.setHeader('content-length', Buffer.byteLength(wire.body));
     res.end(wire.body);
 }
 
 /** Both halves: serves one request on a Node `IncomingMessage`/`ServerResponse` pair. */
-export async function serveNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, res: ServerResponse, input: NodeRequestInput): Promise<void> {
-    writeNodeResponse(adapter, res, await handleNodeRequest(adapter, req, input));
+export async function serveNodeRequest(
+    adapter: ResolvedAdapter,
+    req: NodeRequest,
+    res: ServerResponse,
+    input: NodeRequestInput,
+    framework?: FrameworkSend,
+): Promise<void> {
+    writeNodeResponse(adapter, res, await handleNodeRequest(adapter, req, input), framework);
 }

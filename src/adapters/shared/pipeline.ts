@@ -31,6 +31,8 @@ export interface WireResponse {
     status: number;
     headers: Record<string, string>;
     body: string | undefined;
+    /** The value `body` is the JSON text of (for a framework that serializes it itself: Fastify's hooks see it). */
+    value?: unknown;
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -165,7 +167,7 @@ export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
         return { status: res.status, headers, body: undefined };
     }
     headers['content-type'] ??= JSON_CONTENT_TYPE;
-    return { status: res.status, headers, body: text };
+    return { status: res.status, headers, body: text, value: res.body };
 }
 
 function serializationFailure(adapter: ResolvedAdapter): WireResponse {
@@ -175,9 +177,10 @@ function serializationFailure(adapter: ResolvedAdapter): WireResponse {
         for (const [name, value] of Object.entries(fallback.headers ?? {})) {
             headers[name.toLowerCase()] = String(value);
         }
-        return { status: 500, headers, body: JSON.stringify(fallback.body) };
+        return { status: 500, headers, body: JSON.stringify(fallback.body), value: fallback.body };
     } catch {
-        return { status: 500, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify({ error: { message: INTERNAL_ERROR_MESSAGE } }) };
+        const value = { error: { message: INTERNAL_ERROR_MESSAGE } };
+        return { status: 500, headers: { 'content-type': JSON_CONTENT_TYPE }, body: JSON.stringify(value), value };
     }
 }
 
