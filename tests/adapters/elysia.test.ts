@@ -1,6 +1,6 @@
 import { Elysia, status } from 'elysia';
 import { createElysiaHandler } from '../../src/adapters/elysia';
-import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
+import { BODY_LIMIT, RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter, fromFetchResponse, type Harness } from './support/scenario';
 
 function elysiaApp(f: AdapterFixture) {
@@ -79,5 +79,85 @@ describeAdapter('elysia adapter (group with basePath, and derived from the route
         const malformed = await post('{"data": ');
         expect(malformed.status).toBe(400);
         expect(seen).toHaveLength(1);
+    });
+
+    it("the app's hooks (derive, resolve, beforeHandle) see the parsed body in ctx.body, as with 2.x; bad bodies are still the API's answers", async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const seen: Record<string, unknown[]> = {};
+        const record = (hook: string, ctx: { body: unknown }) => void (seen[hook] ??= []).push(ctx.body);
+        const app = new Elysia()
+            .onTransform({ as: 'global' }, (ctx) => record('transform', ctx))
+            .derive({ as: 'global' }, (ctx) => (record('derive', ctx), {}))
+            .resolve({ as: 'global' }, (ctx) => (record('resolve', ctx), {}))
+            .onBeforeHandle({ as: 'global' }, (ctx) => record('beforeHandle', ctx))
+            .group('/api', (a) =>
+                a
+                    // an audit hook of the group, before the plugin
+                    .onBeforeHandle((ctx) => record('group beforeHandle', ctx))
+                    .use(createElysiaHandler({ ...f.common, basePath: '/api', getPrisma: (ctx) => (record('getPrisma', ctx), f.getPrisma(String(alice))) })),
+            );
+        const send = (body: string, contentType = 'application/json', method = 'POST', url = '/api/post/create') =>
+            app.handle(new Request(`http://localhost${url}`, { method, body: method === 'GET' ? undefined : body, headers: { 'content-type': contentType } }));
+        const hooks = ['transform', 'derive', 'resolve', 'beforeHandle', 'group beforeHandle'];
+        const reset = () => Object.keys(seen).forEach((k) => delete seen[k]);
+
+        for (const contentType of ['application/json', 'application/vnd.api+json']) {
+            reset();
+            const body = { data: { title: `hooked ${contentType}`, authorId: alice } };
+            const res = await send(JSON.stringify(body), contentType);
+            expect(res.status).toBe(201);
+            expect(Object.fromEntries(hooks.map((h) => [h, seen[h]]))).toEqual(Object.fromEntries(hooks.map((h) => [h, [body]])));
+            expect(seen.getPrisma).toEqual([body]);
+        }
+
+        // a GET has no body
+        reset();
+        const read = await send('', 'application/json', 'GET', `/api/post/count?q=${encodeURIComponent(JSON.stringify({ where: { authorId: alice } }))}`);
+        expect(read.status).toBe(200);
+        expect(seen.beforeHandle).toEqual([undefined]);
+
+        // still the plugin's own reading: malformed JSON and a body over the limit are the API's answers, getPrisma not called
+        reset();
+        const malformed = await send('{"data":');
+        expect([malformed.status, ((await malformed.json()) as { error: { message: string } }).error.message]).toEqual([400, expect.stringMatching(/^invalid JSON/)]);
+        const tooLarge = await send(JSON.stringify({ data: { title: 'x'.repeat(BODY_LIMIT), authorId: alice } }));
+        expect(tooLarge.status).toBe(413);
+        expect(typeof ((await tooLarge.json()) as { error: { message: string } }).error.message).toBe('string');
+        expect(seen.getPrisma).toBeUndefined();
+    });
+
+    it("an app's own parse hook (onParse) leaves the API served; a body it claims reaches the handler as it parsed it, as with 2.x", async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const app = new Elysia()
+            // the app's parser of its own media type: a form of its own, turned into the API's arguments
+            .onParse({ as: 'global' }, async ({ request }, contentType) => {
+                if (contentType === 'application/x-title') return { data: { title: await request.text(), authorId: alice } };
+            })
+            .group('/api', (a) => a.use(createElysiaHandler({ ...f.common, basePath: '/api', getPrisma: () => f.getPrisma(String(alice)) })));
+        const send = (body: string, contentType: string) =>
+            app.handle(new Request('http://localhost/api/post/create', { method: 'POST', body, headers: { 'content-type': contentType } }));
+        const json = await send(JSON.stringify({ data: { title: 'json next to onParse', authorId: alice } }), 'application/json');
+        expect([json.status, await json.text()]).toEqual([201, expect.stringContaining('"title":"json next to onParse"')]);
+        const own = await send('parsed by the app', 'application/x-title');
+        expect([own.status, await own.text()]).toEqual([201, expect.stringContaining('"title":"parsed by the app"')]);
+        const read = await app.handle(new Request(`http://localhost/api/post/count?q=${encodeURIComponent(JSON.stringify({ where: { authorId: alice } }))}`));
+        expect(read.status).toBe(200);
+        const malformed = await send('{"data":', 'application/json');
+        expect([malformed.status, ((await malformed.json()) as { error: { message: string } }).error.message]).toEqual([400, expect.stringMatching(/^invalid JSON/)]);
+    });
+
+    it('without ahead-of-time compilation (aot: false) JSON bodies are served too, and hooks see them', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const seen: unknown[] = [];
+        const app = new Elysia({ aot: false })
+            .onBeforeHandle({ as: 'global' }, ({ body }) => void seen.push(body))
+            .group('/api', (a) => a.use(createElysiaHandler({ ...f.common, basePath: '/api', getPrisma: () => f.getPrisma(String(alice)) })));
+        const body = { data: { title: 'interpreted', authorId: alice } };
+        const res = await app.handle(new Request('http://localhost/api/post/create', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+        expect([res.status, await res.text()]).toEqual([201, expect.stringContaining('"title":"interpreted"')]);
+        expect(seen).toEqual([body]);
     });
 });

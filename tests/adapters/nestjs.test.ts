@@ -183,6 +183,39 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect(otherModel.resolved.data).toEqual(expect.any(Number));
     });
 
+    it('getEnhancedPrisma is only called with the member accessed, as 2.x calls it: a getter that needs the model serves every request', async () => {
+        const { alice } = await seed();
+        const app = supertestHarness(base('parsed'));
+        const run = async (input: Record<string, unknown>) =>
+            (await app.send({ method: 'POST', url: '/__standalone', body: JSON.stringify(input), headers: { 'content-type': 'application/json' } })).body;
+        // a getter that throws, or returns nothing, when it is not told the model (2.22.3 serves all of these)
+        for (const needsModel of ['throw', 'undefined']) {
+            const created = await run({ needsModel, method: 'POST', url: '/post/create', user: String(alice), body: { data: { title: `needs ${needsModel}`, authorId: alice } } });
+            expect(created).toMatchObject({ resolved: { data: { title: `needs ${needsModel}`, authorId: alice } } });
+            const read = await run({ needsModel, method: 'GET', url: `/post/findFirst?q=${encodeURIComponent(JSON.stringify({ where: { title: `needs ${needsModel}` } }))}`, user: String(alice) });
+            expect(read).toMatchObject({ resolved: { data: { id: created.resolved.data.id } } });
+            // a REST collection (page and total) and a transaction
+            const page = await run({ needsModel, rest: true, method: 'GET', url: '/post?page[limit]=1', user: String(alice) });
+            expect(page).toMatchObject({ resolved: { meta: { total: expect.any(Number) } } });
+            const tx = await run({ needsModel, method: 'POST', url: '/$transaction/sequential', user: String(alice), body: [{ model: 'post', op: 'count', args: { where: { authorId: alice } } }] });
+            expect(tx).toMatchObject({ resolved: { data: [expect.any(Number)] } });
+        }
+    });
+
+    it("a failing getEnhancedPrisma is logged as a failing getPrisma is, not once more as the handler's failure", async () => {
+        const app = supertestHarness(base('plain'));
+        const logged = async () => (await request(base('parsed')).get('/__raw/errors')).body as string[];
+        for (const url of ['/api/rpc/post/findMany', '/api/rest/post']) {
+            const before = (await logged()).length;
+            // the app's 401: answered with its status, nothing logged
+            expect((await app.send({ method: 'GET', url, headers: { [USER_HEADER]: 'invalid' } })).status).toBe(401);
+            expect((await logged()).slice(before)).toEqual([]);
+            // an unexpected error: a generic 500, logged once, as getPrisma's
+            expect((await app.send({ method: 'GET', url, headers: { [USER_HEADER]: 'crash' } })).status).toBe(500);
+            expect((await logged()).slice(before)).toEqual([expect.stringMatching(/^getPrisma failed: Error: database password is hunter2/)]);
+        }
+    });
+
     it('the exported ENHANCED_PRISMA client follows the per-request user', async () => {
         const { alice } = await seed();
         const app = supertestHarness(base('plain'));

@@ -1,14 +1,15 @@
 import { HttpException, Inject, Injectable, Scope } from '@nestjs/common';
 import { HttpAdapterHost, REQUEST } from '@nestjs/core';
 import { RPCApiHandler } from '../../api/rpc';
-import type { HandleRequestFn, Response } from '../../types';
+import { log } from '../../api/common/logger';
+import type { HandleRequestFn, LoggerConfig, Response } from '../../types';
 import { handleNodeRequest } from '../node/serve';
 import { isReadableRequest, type NodeRequest } from '../node/body';
 import { resolveAdapter, type ResolvedAdapter } from '../shared/options';
-import { toWire } from '../shared/pipeline';
+import { serveApiRequest, toWire } from '../shared/pipeline';
 import { EMPTY_BODY, fromParsedBody, normalizePrefix, splitUrl, stripPrefix } from '../shared/request';
 import { ENHANCED_PRISMA } from './constants';
-import { clientErrors, resolveClient } from './enhanced-prisma';
+import { clientErrors, type ClientFailure } from './enhanced-prisma';
 import type { ApiHandlerOptions } from './interfaces';
 
 let defaultHandler: HandleRequestFn | undefined;
@@ -44,39 +45,26 @@ export class ApiHandlerService {
         const readBody = parsedBody
             ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit, req.headers?.['content-type']))
             : undefined;
-        const getPrisma = this.resolvePrisma();
-        const scope: { thrown?: unknown } = {};
-        const response = await clientErrors.run(scope, () => handleNodeRequest(adapter, nodeReq, {
-            method: String(httpAdapter.getRequestMethod?.(req) ?? nodeReq.method ?? 'GET'),
+        const method = String(httpAdapter.getRequestMethod?.(req) ?? nodeReq.method ?? 'GET');
+        const scope: { failure?: ClientFailure } = {};
+        const held = holdingLogger(adapter.logger, scope);
+        // the client is the module's proxy as it is: `getEnhancedPrisma` runs only when the handler reaches the client,
+        // with the member it reaches (the model, `$transaction` …), as 2.x calls it, never without one
+        const response = await clientErrors.run(scope, () => handleNodeRequest({ ...adapter, logger: held.logger }, nodeReq, {
+            method,
             path,
             search,
             readBody,
-            getPrisma,
+            getPrisma: () => this.prisma,
             // a Nest `HttpException` a custom handler throws (`ForbiddenException` …) is Nest's to answer, as in 2.x
             rethrowFromHandler: (err) => err instanceof HttpException,
         }));
-        // the app's getter refused a model the handler reached: its exception, not the error the handler made of it
-        if (response.status >= 400 && scope.thrown instanceof HttpException) throw scope.thrown;
-        return this.reply(adapter, response);
-    }
-
-    /**
-     * The request's client, resolved once up front. A Nest `HttpException` the app's `getEnhancedPrisma` throws
-     * (an `UnauthorizedException`, say) goes to Nest's exception layer and filters as it is, as in 2.x; any other
-     * error is answered by the handler pipeline (its status kept, else a generic 500).
-     */
-    private resolvePrisma(): () => unknown {
-        let client: unknown;
-        try {
-            client = resolveClient(this.prisma);
-        } catch (err) {
-            if (err instanceof HttpException) throw err;
-            return () => {
-                throw err;
-            };
+        if (response.status >= 400 && scope.failure) {
+            held.drop();
+            return this.reply(adapter, await answerClientFailure(adapter, scope.failure, method, path));
         }
-        const usable = (typeof client === 'object' || typeof client === 'function') && client !== null;
-        return () => (usable ? this.prisma : client);
+        held.release();
+        return this.reply(adapter, response);
     }
 
     private reply(adapter: ResolvedAdapter, response: Response): unknown {
@@ -101,4 +89,36 @@ export class ApiHandlerService {
         }
         return wire.body === undefined ? undefined : body;
     }
+}
+
+/**
+ * The answer to a request whose `getEnhancedPrisma` failed when the handler reached the client: a Nest
+ * `HttpException` it threw (an `UnauthorizedException`, say) goes to Nest's exception layer and filters as it is,
+ * as in 2.x, also when it refuses one model only; anything else is answered as the other adapters answer a failing
+ * `getPrisma` (the pipeline's own answer, without running the handler again): a thrown status kept (401, a 503 with
+ * Retry-After), else a logged generic 500; no client returned is a logged 500.
+ */
+async function answerClientFailure(adapter: ResolvedAdapter, failure: ClientFailure, method: string, path: string): Promise<Response> {
+    if ('thrown' in failure && failure.thrown instanceof HttpException) throw failure.thrown;
+    return serveApiRequest(adapter, { method, path, query: {}, body: EMPTY_BODY }, () => {
+        if ('thrown' in failure) throw failure.thrown;
+        return failure.returned;
+    });
+}
+
+/**
+ * The adapter's logger for one request, holding back what is logged once `getEnhancedPrisma` has failed: the
+ * handler's own report of that failure (an "RPC request failed" for an app's 401, say) is dropped when the
+ * service answers the failure itself (which logs what a failing `getPrisma` logs), and released otherwise.
+ */
+function holdingLogger(logger: LoggerConfig | null | undefined, scope: { failure?: ClientFailure }) {
+    if (logger === null) return { logger, drop: () => undefined, release: () => undefined };
+    const held: [keyof LoggerConfig, string, string | undefined][] = [];
+    const at = (level: keyof LoggerConfig) => (message: string, code?: string) =>
+        scope.failure ? held.push([level, message, code]) : log(logger, level, message, code);
+    return {
+        logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') } satisfies LoggerConfig,
+        drop: () => (held.length = 0),
+        release: () => held.splice(0).forEach(([level, message, code]) => log(logger, level, message, code)),
+    };
 }

@@ -6,20 +6,28 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CLIENT_PER_MODEL } from '../../api/common/transactions';
 
+/** How `getEnhancedPrisma` failed while `ApiHandlerService` served a request: it threw, or gave no client back. */
+export type ClientFailure = { thrown: unknown } | { returned: unknown };
+
 /**
- * What `getEnhancedPrisma` threw while `ApiHandlerService` served a request (the first error, if any): a handler
- * reaching a model the app's getter refuses (`getEnhancedPrisma(model)` throwing a Nest `HttpException`) turns it
- * into an error response; the service then gives the app's exception to Nest instead.
+ * The first failure of `getEnhancedPrisma` while `ApiHandlerService` serves a request. The getter is only called
+ * when the handler reaches the client (with the member it reaches, as 2.x calls it), so its failure surfaces
+ * inside the handler; the service then answers it as the other adapters answer a failing `getPrisma` (a Nest
+ * `HttpException` given to Nest as it is), not as whatever error the handler made of it.
  */
-export const clientErrors = new AsyncLocalStorage<{ thrown?: unknown }>();
+export const clientErrors = new AsyncLocalStorage<{ failure?: ClientFailure }>();
+
+function note(failure: ClientFailure): void {
+    const scope = clientErrors.getStore();
+    if (scope && scope.failure === undefined) scope.failure = failure;
+}
 
 /** Calls the app's getter, noting what it throws for the request being served. */
 function callGetter(getEnhancedPrisma: (model?: string | symbol) => unknown, prop: string): unknown {
     try {
         return getEnhancedPrisma(prop);
     } catch (err) {
-        const scope = clientErrors.getStore();
-        if (scope && scope.thrown === undefined) scope.thrown = err;
+        note({ thrown: err });
         throw err;
     }
 }
@@ -36,16 +44,12 @@ const NOT_FORWARDED = new Set<string>([
     'toJSON',
 ]);
 
-/** Resolves the current request's client of a proxy made here (used by `ApiHandlerService`). */
-export const RESOLVE_CLIENT = Symbol.for('zenstack-api.nestjs.resolveClient');
-
 function isObjectLike(value: unknown): value is object {
     return (typeof value === 'object' || typeof value === 'function') && value !== null;
 }
 
 export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | symbol) => unknown): object {
     const target = Object.freeze({
-        [RESOLVE_CLIENT]: () => getEnhancedPrisma(),
         // a function that takes the accessed member may choose the client by model (as 2.x documents)
         [CLIENT_PER_MODEL]: getEnhancedPrisma.length > 0,
     });
@@ -56,6 +60,7 @@ export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | s
             }
             const client = callGetter(getEnhancedPrisma, prop);
             if (!isObjectLike(client)) {
+                note({ returned: client });
                 throw new Error(`ZenStackModule: getEnhancedPrisma returned ${String(client)} (accessing "${prop}")`);
             }
             const value = Reflect.get(client, prop);
@@ -66,10 +71,4 @@ export function createEnhancedPrismaProxy(getEnhancedPrisma: (model?: string | s
             return isObjectLike(client) && prop in client;
         },
     });
-}
-
-/** The current client behind `prisma`: resolved through the proxy when it is one, else `prisma` itself. */
-export function resolveClient(prisma: unknown): unknown {
-    const resolve = isObjectLike(prisma) ? (prisma as Record<symbol, unknown>)[RESOLVE_CLIENT] : undefined;
-    return typeof resolve === 'function' ? resolve() : prisma;
 }

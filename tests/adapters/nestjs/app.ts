@@ -126,14 +126,26 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
         }
     }
 
-    /** The app's client getter; with `refuseModel`, one choosing by model that refuses that model with Nest's exception. */
-    const clientGetter = (input: { user?: string; refuseModel?: string }) =>
-        input.refuseModel === undefined
+    /**
+     * The app's client getter; with `refuseModel`, one choosing by model that refuses that model with Nest's exception;
+     * with `needsModel`, one that only knows clients per model (2.x always passes the member accessed): called without
+     * one it throws (`'throw'`) or has nothing to return (`'undefined'`).
+     */
+    const clientGetter = (input: { user?: string; refuseModel?: string; needsModel?: 'throw' | 'undefined' }) => {
+        if (input.needsModel !== undefined) {
+            return (model?: string | symbol) => {
+                if (typeof model === 'string') return f.getPrisma(input.user);
+                if (input.needsModel === 'throw') throw new Error('getEnhancedPrisma called without a model');
+                return undefined;
+            };
+        }
+        return input.refuseModel === undefined
             ? () => f.getPrisma(input.user)
             : (model?: string | symbol) => {
                   if (model === input.refuseModel) throw new ForbiddenException(`no ${input.refuseModel} for you`);
                   return f.getPrisma(input.user);
               };
+    };
 
     /**
      * `ApiHandlerService` outside an HTTP server, as apps unit-test it: `REQUEST` a plain object with the parsed
@@ -142,7 +154,7 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
     @Controller('__standalone')
     class StandaloneController {
         @Post()
-        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean; rest?: boolean; refuseModel?: string }) {
+        async run(@Body() input: { method: string; url: string; user?: string; body?: unknown; mock?: boolean; rest?: boolean; refuseModel?: string; needsModel?: 'throw' | 'undefined' }) {
             const httpAdapter = { getRequestUrl: () => input.url, getRequestMethod: () => input.method, getRequestHostname: () => 'localhost' };
             // `mock`: an event emitter with the request's fields, as node-mocks-http builds one (no stream to read)
             const request = input.mock
