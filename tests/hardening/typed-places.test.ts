@@ -6,7 +6,7 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * A typed value (what `meta.serialization` restores: a Date, a bigint, a Decimal, Bytes, a Json null marker, and
  * superjson's other types) at every place of a call's arguments, one place at a time, in calls that match no row:
  * a filter's value, an operator, a whole filter, an `AND`/`OR` member or list, a nested write, `data`, `where`
- * itself. Each answer must be a success that still matches nothing, or a 4xx in the RPC error format; never a 500,
+ * itself, a cursor, an ordering, `take`/`skip`, `distinct`, `by`, `having`, an aggregate selection. Each answer must be a success that still matches nothing, or a 4xx in the RPC error format; never a 500,
  * and never a change to any row. A typed value once read as an empty filter `{}`, so a `deleteMany` whose filter
  * held a Date deleted every row the user may delete (tests/rpc/typed-filter-values.test.ts); this walks every
  * place such a value can be put, not only the ones that were found.
@@ -18,6 +18,13 @@ const FILTER = { title: NOTHING, AND: [{ viewCount: { gte: 0 } }], OR: [{ publis
 /** Calls as Alice that match no row (she may read, change and delete her own posts). */
 const CALLS: Array<{ method: string; path: string; args: Record<string, unknown> }> = [
     { method: 'GET', path: '/post/findMany', args: { where: FILTER, select: { id: true } } },
+    {
+        method: 'GET',
+        path: '/post/findMany',
+        args: { where: FILTER, cursor: { id: 1 }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: 5, skip: 0, distinct: ['title'], select: { id: true, author: { select: { id: true } } } },
+    },
+    { method: 'GET', path: '/post/groupBy', args: { by: ['published'], where: FILTER, _count: { _all: true }, orderBy: { published: 'asc' }, having: { viewCount: { _sum: { gte: 0 } } } } },
+    { method: 'GET', path: '/post/aggregate', args: { where: FILTER, _sum: { viewCount: true }, _count: { _all: true } } },
     { method: 'DELETE', path: '/post/deleteMany', args: { where: FILTER } },
     { method: 'PATCH', path: '/post/updateMany', args: { where: FILTER, data: { title: 'changed', viewCount: 1 } } },
     {
@@ -80,7 +87,7 @@ afterEach(() => s.cleanup());
 
 const rows = async () => JSON.stringify([await s.prisma.user.findMany({ orderBy: { id: 'asc' } }), await s.prisma.post.findMany({ orderBy: { id: 'asc' } }), await s.prisma.comment.findMany({ orderBy: { id: 'asc' } })]);
 
-it.each(CALLS.map((c) => [`${c.method} ${c.path}`, c] as const))('%s: a typed value at any place matches no more rows, and is never a 500', async (_name, call) => {
+it.each(CALLS.map((c) => [`${c.method} ${c.path} (${Object.keys(c.args).join(', ')})`, c] as const))('%s: a typed value at any place matches no more rows, and is never a 500', async (_name, call) => {
     const before = await rows();
     const unexpected: string[] = [];
     let cases = 0;
@@ -93,7 +100,7 @@ it.each(CALLS.map((c) => [`${c.method} ${c.path}`, c] as const))('%s: a typed va
             const label = `${typed.name} at ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
             if (res.status >= 500) unexpected.push(label);
             else if (res.status >= 400 && typeof res.body?.error?.message !== 'string') unexpected.push(`not the RPC error format: ${label}`);
-            else if (res.status < 300 && JSON.stringify(res.body.data).match(/"count":[1-9]|^\[\{/)) unexpected.push(`matched rows: ${label}`);
+            else if (res.status < 300 && JSON.stringify(res.body.data).match(/"(count|_all)":[1-9]|^\[\{/)) unexpected.push(`matched rows: ${label}`);
             if ((await rows()) !== before) {
                 // the rows are no longer the ones the other cases start from
                 unexpected.push(`rows changed: ${label}`);
