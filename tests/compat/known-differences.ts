@@ -185,7 +185,38 @@ function emptyConditionIn(model: string, args: unknown): boolean {
     });
 }
 
+/**
+ * The records of the seeded database that exist but that a user may not read, by `${user}:${model}` (ids as JSON),
+ * filled by the read differential before it runs (`noteHiddenRecords`).
+ */
+const HIDDEN_RECORDS = new Map<string, Set<string>>();
+
+export function noteHiddenRecords(user: number | undefined, model: string, ids: unknown[]): void {
+    HIDDEN_RECORDS.set(`${user}:${model}`, new Set(ids.map((id) => JSON.stringify(id))));
+}
+
+/** A cursor (of the call, or of a nested read) naming a record `user` may not read. */
+function cursorOnHidden(model: string, args: unknown, user: number | undefined): boolean {
+    if (args === null || typeof args !== 'object') return false;
+    const a = args as Record<string, unknown>;
+    const cursor = a.cursor as Record<string, unknown> | undefined;
+    if (cursor && typeof cursor === 'object' && HIDDEN_RECORDS.get(`${user}:${model}`)?.has(JSON.stringify(cursor.id))) return true;
+    return ['include', 'select'].some((k) => {
+        const shape = a[k];
+        if (shape === null || typeof shape !== 'object') return false;
+        return Object.entries(shape).some(([name, value]) => {
+            const rel = MODELS[model]?.relations[name];
+            return rel !== undefined && cursorOnHidden(rel.target, value, user);
+        });
+    });
+}
+
 export const RPC_DIFFERENCES: Difference<RpcRead>[] = [
+    {
+        name: 'a cursor naming a record the user may not read is read as one on no record (2.22.3 starts the page at the hidden row, which tells that it exists and, through the order, its values)',
+        documented: 'README.md#what-the-handlers-add-to-the-access-policy',
+        data: (r) => cursorOnHidden(r.model, r.args, r.user),
+    },
     {
         name: 'the handlers refuse what the access policy would not guard (ordering by counts or through unreadable records, relation filters under OR/NOT)',
         documented: 'README.md#what-the-handlers-add-to-the-access-policy, docs/migrating.md §3',

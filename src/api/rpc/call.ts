@@ -37,6 +37,7 @@ import { hasToOneTargets, hideToOneTargets } from './hidden-to-one';
 import { mayRerun, rerunning } from '../common/rerun';
 import { findsOrCreates } from './find-or-create';
 import { findOrderSites, refuseHiddenOrders, type OrderSite } from './hidden-order';
+import { emptyHiddenCursors, findCursorSites, type CursorSite } from './hidden-cursor';
 import { dropOmitted, liftWriteOmit } from './write-omit';
 import { refuseUncheckedBaseWrites, runThroughConcrete, writesThroughConcrete } from './delegate-writes';
 import { providerOf } from '../common/isolation';
@@ -69,6 +70,8 @@ export interface PreparedCall {
     checksLinks: boolean;
     /** Reads ordered through relations to records the user may not read all of: checked when the call runs (`hidden-order.ts`). */
     orderSites: OrderSite[];
+    /** Reads with a cursor: made empty when it names a record the user may not read (`hidden-cursor.ts`). */
+    cursorSites: CursorSite[];
     /** Fields a write's `omit` leaves out, taken off the call and removed from its result (`write-omit.ts`). */
     omitted: string[];
     /** On SQLite, the fields the write computes (`{ increment }` …): kept within their type's range (`number-range.ts`). */
@@ -126,6 +129,7 @@ export function prepareCall(
     const prepared = writeDatesAsDates(registry, model, op.name, longFormToOneUpdates(registry, model, op.name, filtered));
     guardProtectedFields(registry, model, op.name, prepared);
     const orderSites = findOrderSites(registry, model, op.name, prepared);
+    const cursorSites = findCursorSites(registry, model, prepared);
     const setSites = findSetSites(registry, model, op.name, prepared);
     checkSetItems(setSites);
     // each reads the current members (or the records to check), then writes what follows from them
@@ -150,6 +154,7 @@ export function prepareCall(
         readThenWrite,
         checksLinks,
         orderSites,
+        cursorSites,
         omitted,
         computed,
         writeRecords,
@@ -237,9 +242,10 @@ async function runClient(client: unknown, call: PreparedCall, inTransaction: boo
     return inTransaction ? run(client) : transactionKeepingWrites(client, run);
 }
 
-async function runChecked(client: unknown, call: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
+async function runChecked(client: unknown, prepared: PreparedCall, inTransaction: boolean, sent: { args?: Args }): Promise<unknown> {
     // reads only (a write with such an order was refused): on the client the read runs on, a transaction's in one
-    await refuseHiddenOrders(client, call.registry, call.orderSites);
+    await refuseHiddenOrders(client, prepared.registry, prepared.orderSites);
+    const call = prepared.cursorSites.length === 0 ? prepared : { ...prepared, args: await emptyHiddenCursors(client, prepared.args, prepared.cursorSites) };
     if (!call.guarded) {
         if (!call.checksLinks) {
             await checkRelationOnlyTarget(client, call.model, call.op.name, call.args);
