@@ -168,19 +168,29 @@ function emptyCondition(model: string, where: unknown): boolean {
 
 /** `emptyCondition` in any filter of a read's arguments: its `where`, and those of nested reads and relation counts. */
 function emptyConditionIn(model: string, args: unknown): boolean {
+    return someRead(model, args, (m, a) => emptyCondition(m, a.where) || relationCounts(a).some(([rel, where]) => MODELS[m]?.relations[rel] && emptyCondition(MODELS[m].relations[rel].target, where)));
+}
+
+/** The `where` of each relation count of a read (`_count: { select: { posts: { where } } }` in its `include`/`select`). */
+function relationCounts(a: Record<string, unknown>): [string, unknown][] {
+    return ['include', 'select'].flatMap((k) => {
+        const count = (a[k] as { _count?: { select?: Record<string, unknown> } | null } | null | undefined)?._count;
+        const select = count?.select ?? {};
+        return Object.entries(select).map(([rel, v]): [string, unknown] => [rel, (v as { where?: unknown } | null)?.where]);
+    });
+}
+
+/** Whether `test` holds for a read's arguments (of `model`) or for those of a read nested in its `include`/`select`, at any depth. */
+function someRead(model: string, args: unknown, test: (model: string, a: Record<string, unknown>) => boolean): boolean {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) return false;
     const a = args as Record<string, unknown>;
-    if (emptyCondition(model, a.where)) return true;
+    if (test(model, a)) return true;
     return ['include', 'select'].some((k) => {
         const shape = a[k];
         if (shape === null || typeof shape !== 'object') return false;
         return Object.entries(shape).some(([name, value]) => {
-            if (name === '_count') {
-                const select = (value as { select?: Record<string, unknown> } | null)?.select ?? {};
-                return Object.entries(select).some(([rel, v]) => MODELS[model]?.relations[rel] && emptyCondition(MODELS[model].relations[rel].target, (v as { where?: unknown } | null)?.where));
-            }
             const rel = MODELS[model]?.relations[name];
-            return rel !== undefined && emptyConditionIn(rel.target, value);
+            return rel !== undefined && someRead(rel.target, value, test);
         });
     });
 }
@@ -197,17 +207,9 @@ export function noteHiddenRecords(user: number | undefined, model: string, ids: 
 
 /** A cursor (of the call, or of a nested read) naming a record `user` may not read. */
 function cursorOnHidden(model: string, args: unknown, user: number | undefined): boolean {
-    if (args === null || typeof args !== 'object') return false;
-    const a = args as Record<string, unknown>;
-    const cursor = a.cursor as Record<string, unknown> | undefined;
-    if (cursor && typeof cursor === 'object' && HIDDEN_RECORDS.get(`${user}:${model}`)?.has(JSON.stringify(cursor.id))) return true;
-    return ['include', 'select'].some((k) => {
-        const shape = a[k];
-        if (shape === null || typeof shape !== 'object') return false;
-        return Object.entries(shape).some(([name, value]) => {
-            const rel = MODELS[model]?.relations[name];
-            return rel !== undefined && cursorOnHidden(rel.target, value, user);
-        });
+    return someRead(model, args, (m, a) => {
+        const cursor = a.cursor as Record<string, unknown> | undefined;
+        return cursor !== null && typeof cursor === 'object' && HIDDEN_RECORDS.get(`${user}:${m}`)?.has(JSON.stringify(cursor.id)) === true;
     });
 }
 

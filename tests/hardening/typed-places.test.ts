@@ -1,6 +1,5 @@
-import { ALICE, seedBlog } from '../client/support/seed';
-import { rpcCaller, type RpcCaller } from '../rpc/support';
-import { loadSchema, type TestSchema } from '../support/schema';
+import { ALICE } from '../client/support/seed';
+import { seededBlogEach } from '../rpc/support';
 
 /**
  * A typed value (what `meta.serialization` restores: a Date, a bigint, a Decimal, Bytes, a Json null marker, and
@@ -74,18 +73,9 @@ function withValueAt(args: Record<string, unknown>, path: string, json: unknown)
     return copy;
 }
 
-let s: TestSchema;
-let rpc: RpcCaller;
+const blog = seededBlogEach({ id: ALICE });
 
-// a database of its own for each call: one that a failing case changed says nothing of the next call
-beforeEach(async () => {
-    s = await loadSchema();
-    await seedBlog(s);
-    rpc = rpcCaller(s, { user: { id: ALICE } });
-});
-afterEach(() => s.cleanup());
-
-const rows = async () => JSON.stringify([await s.prisma.user.findMany({ orderBy: { id: 'asc' } }), await s.prisma.post.findMany({ orderBy: { id: 'asc' } }), await s.prisma.comment.findMany({ orderBy: { id: 'asc' } })]);
+const rows = async () => JSON.stringify([await blog.s.prisma.user.findMany({ orderBy: { id: 'asc' } }), await blog.s.prisma.post.findMany({ orderBy: { id: 'asc' } }), await blog.s.prisma.comment.findMany({ orderBy: { id: 'asc' } })]);
 
 it.each(CALLS.map((c) => [`${c.method} ${c.path} (${Object.keys(c.args).join(', ')})`, c] as const))('%s: a typed value at any place matches no more rows, and is never a 500', async (_name, call) => {
     const before = await rows();
@@ -96,7 +86,7 @@ it.each(CALLS.map((c) => [`${c.method} ${c.path} (${Object.keys(c.args).join(', 
             cases++;
             const args = withValueAt(call.args, path, typed.json);
             const meta = { serialization: { values: { [path]: [typed.tag] } } };
-            const res = await rpc(call.method, call.path, call.method === 'GET' || call.method === 'DELETE' ? { q: args, meta } : { body: { ...args, meta } });
+            const res = await blog.rpc(call.method, call.path, call.method === 'GET' || call.method === 'DELETE' ? { q: args, meta } : { body: { ...args, meta } });
             const label = `${typed.name} at ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
             if (res.status >= 500) unexpected.push(label);
             else if (res.status >= 400 && typeof res.body?.error?.message !== 'string') unexpected.push(`not the RPC error format: ${label}`);

@@ -2,7 +2,8 @@ import Decimal from 'decimal.js';
 import SuperJSON from 'superjson';
 import { RPCApiHandler } from '../../src/api/rpc';
 import type { LoggerConfig, Response } from '../../src/types';
-import type { TestSchema } from '../support/schema';
+import { seedBlog } from '../client/support/seed';
+import { loadSchema, type TestSchema } from '../support/schema';
 
 /**
  * Calls the RPC handler the way an adapter does, for one user of a test schema, and encodes
@@ -131,4 +132,25 @@ export function includeOf(model: string, n: number): Record<string, unknown> {
         return include;
     };
     return leaves(root);
+}
+
+/** A test's blog (`seedBlog`'s rows) and an RPC caller on it as one user. */
+export interface SeededBlog {
+    s: TestSchema;
+    rpc: RpcCaller;
+}
+
+/**
+ * Before each test of the file, a blog of its own seeded by `seedBlog`, and a caller as `user`; cleaned up after it
+ * (a test that changed rows says nothing of the next one). The fields are set when each test starts.
+ */
+export function seededBlogEach(user: Record<string, unknown>): SeededBlog {
+    const blog = {} as SeededBlog;
+    beforeEach(async () => {
+        blog.s = await loadSchema();
+        await seedBlog(blog.s);
+        blog.rpc = rpcCaller(blog.s, { user });
+    });
+    afterEach(() => blog.s.cleanup());
+    return blog;
 }

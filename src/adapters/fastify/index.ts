@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { isPlainObject } from '../../api/common/guards';
 import { describeError, log } from '../../api/common/logger';
 import { handleNodeRequest } from '../node/serve';
 import { INTERNAL_ERROR_MESSAGE, renderAdapterError } from '../shared/errors';
@@ -41,24 +42,25 @@ function clearSerializer(reply: FastifyReply): void {
     reply.serializer(null as unknown as (payload: unknown) => string);
 }
 
+/** Fastify's symbol for a request's route context (not exported by it), found on the first request that has one. */
+let routeContextKey: symbol | undefined;
+
 /**
  * Whether the route runs `preSerialization` hooks (the application's, inherited by the plugin's scope). Fastify keeps
- * them on the route context of the request, under a symbol it does not export; where that is not found, the answer is
- * yes (the slower path, correct either way).
+ * them on the route context of the request, under that symbol; where it is not found, the answer is yes (the slower
+ * path, correct either way).
  */
 function hasPreSerialization(reply: FastifyReply): boolean {
     const request = reply.request as unknown as Record<symbol, { preSerialization?: unknown } | undefined>;
-    const key = Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === 'fastify.context');
-    const context = key === undefined ? undefined : request[key];
+    routeContextKey ??= Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === 'fastify.context');
+    const context = routeContextKey === undefined ? undefined : request[routeContextKey];
     return context?.preSerialization !== null;
 }
 
-/** A value Fastify serializes as JSON, rather than sending as bytes or a stream, or taking for an error. */
+/** An object or array Fastify serializes as JSON (and runs `preSerialization` hooks on), rather than streaming it. */
 function isJsonValue(value: unknown): boolean {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeof value !== 'function' && typeof value !== 'bigint';
-    const proto = Object.getPrototypeOf(value);
-    const v = value as { pipe?: unknown; getReader?: unknown; buffer?: unknown };
-    return (proto === Object.prototype || proto === null) && typeof v.pipe !== 'function' && typeof v.getReader !== 'function' && !(v.buffer instanceof ArrayBuffer);
+    if (Array.isArray(value)) return true;
+    return isPlainObject(value) && typeof value.pipe !== 'function' && typeof value.getReader !== 'function';
 }
 
 function send(adapter: ResolvedAdapter, reply: FastifyReply, response: Response): FastifyReply {
