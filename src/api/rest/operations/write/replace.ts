@@ -1,5 +1,5 @@
 import type { CrudContract } from '@zenstackhq/runtime';
-import { transactionKeepingWrites } from '../../../common/transactions';
+import { isNotReadable, transactionKeepingWrites } from '../../../common/transactions';
 import { readThenWriteOptions } from '../../../common/isolation';
 import { idSelect } from '../../ids';
 import { idFieldValues } from '../../payload/document';
@@ -242,11 +242,22 @@ export async function updateRecord(req: RestRequest, target: WriteTarget & { whe
     });
 }
 
-/** The record's update with `data`, its long member lists in parts where the database needs them (member-parts.ts). */
+/**
+ * The record's update with `data`, its long member lists in parts where the database needs them (member-parts.ts).
+ * A part after which the record is not readable (a rule on its members) has been written: the parts that follow
+ * are written too, and the last one, which holds the attributes, tells whether the user may read the result.
+ * Stopping there committed the parts so far as if the write were whole (transactionKeepingWrites).
+ */
 async function updateInParts(req: RestRequest, tx: CrudContract, model: RestModel, where: Data, data: Data, projection: Projection): Promise<Data> {
     const updates = splitsMemberLists(providerOf(req.prisma)) ? updatesInParts(model, data) : [data];
     const last = updates.pop()!;
-    for (const part of updates) await tx[model.key].update({ where, data: part, select: idSelect(model) });
+    for (const part of updates) {
+        try {
+            await tx[model.key].update({ where, data: part, select: idSelect(model) });
+        } catch (err) {
+            if (!isNotReadable(err)) throw err;
+        }
+    }
     return (await tx[model.key].update({ where, data: last, ...projection })) as Data;
 }
 
