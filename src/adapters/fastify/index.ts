@@ -90,9 +90,10 @@ async function serve(adapter: ResolvedAdapter, options: PluginOptions, request: 
     const response = await handleNodeRequest(adapter, request.raw, {
         path,
         search,
-        // the parser's value, or what an application hook put in its place (bytes are parsed as JSON)
+        // the parser's value, or what an application hook put in its place (bytes are parsed as JSON); a JSON `null`
+        // is that value, as 2.x hands it over, not the absence of a body
         readBody: async () =>
-            request.body === undefined || request.body === null
+            request.body === undefined
                 ? EMPTY_BODY
                 : request.body instanceof Uint8Array
                   ? fromParsedBody(request.body, adapter.bodyLimit)

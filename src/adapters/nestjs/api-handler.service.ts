@@ -43,7 +43,7 @@ export class ApiHandlerService {
         // a request that is not a stream (Fastify's, or a mock or plain object in an app's unit tests) carries its body parsed
         const parsedBody = req.raw !== undefined || !isReadableRequest(nodeReq);
         const readBody = parsedBody
-            ? async () => (req.body === undefined || req.body === null ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit, req.headers?.['content-type']))
+            ? async () => (req.body === undefined ? EMPTY_BODY : fromParsedBody(req.body, adapter.bodyLimit, req.headers?.['content-type']))
             : undefined;
         const method = String(httpAdapter.getRequestMethod?.(req) ?? nodeReq.method ?? 'GET');
         const scope: { failure?: ClientFailure } = {};

@@ -1,3 +1,4 @@
+import { describeValue } from '../common/json-storable';
 import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
 import { utf8Text } from '../common/bytes';
 import { BadRequestError } from '../common/errors';
@@ -170,10 +171,14 @@ export function readQueryArgs(query: Record<string, unknown> | undefined): RawAr
     return { json, serialization: readMetaEnvelope(outer, '"meta" query parameter'), listed };
 }
 
-/** Parses a body an adapter handed over unparsed (string or bytes). */
-function normalizeBody(body: unknown): unknown {
+/**
+ * The body's value: bytes handed over unread are parsed as JSON. A string is the value of a JSON string literal
+ * (what the adapters hand over for one, as 2.x's do), never parsed a second time: `"{\"data\":…}"` was run as the
+ * arguments inside it, where 2.x refuses a string. An empty string (no body) is none.
+ */
+export function bodyValue(body: unknown): unknown {
     if (typeof body === 'string') {
-        return body.trim() === '' ? undefined : parseJsonText(body, 'request body');
+        return body === '' ? undefined : body;
     }
     if (body instanceof Uint8Array) {
         return body.byteLength === 0 ? undefined : parseJsonText(utf8Text(body), 'request body');
@@ -183,7 +188,7 @@ function normalizeBody(body: unknown): unknown {
 
 /** Whether a request body carries anything (not absent, empty, `null` or `{}`); malformed JSON is a 400. */
 export function bodyHasContent(requestBody: unknown): boolean {
-    const body = normalizeBody(requestBody);
+    const body = bodyValue(requestBody);
     if (body === undefined || body === null) return false;
     return !(isPlainObject(body) && Object.keys(body).length === 0);
 }
@@ -193,7 +198,7 @@ export function bodyHasContent(requestBody: unknown): boolean {
  * is removed from the arguments handed to the client.
  */
 export function readBodyArgs(requestBody: unknown, required: boolean, what = 'request body'): RawArgs {
-    const body = normalizeBody(requestBody);
+    const body = bodyValue(requestBody);
     if (body === undefined || body === null) {
         if (required) {
             throw new BadRequestError(`missing ${what}`);
@@ -201,7 +206,7 @@ export function readBodyArgs(requestBody: unknown, required: boolean, what = 're
         return { json: {}, listed: 0 };
     }
     if (!isPlainObject(body)) {
-        throw new BadRequestError(`invalid ${what}: must be a JSON object`);
+        throw new BadRequestError(`invalid ${what}: must be a JSON object, not ${describeValue(body)}`);
     }
     const listed = assertSafeJson(body, what);
     if (!Object.prototype.hasOwnProperty.call(body, 'meta')) {

@@ -8,7 +8,7 @@ import { rerunning } from '../common/rerun';
 import { prepareCall, runCall, type PreparedCall } from './call';
 import { renderError } from './errors';
 import { isPlainObject } from '../common/guards';
-import { readBodyArgs } from './input';
+import { bodyValue, readBodyArgs } from './input';
 import type { ArgLimits } from './limits';
 import { checkWriteRecords } from './write-size';
 import { checkFilterValues } from './arg-size';
@@ -28,14 +28,7 @@ import { renderResult } from './output';
 const ENTRY_KEYS: ReadonlySet<string> = new Set(['model', 'op', 'args']);
 
 function parseBody(requestBody: unknown): unknown[] {
-    let body = requestBody;
-    if (typeof body === 'string') {
-        try {
-            body = JSON.parse(body);
-        } catch {
-            throw new BadRequestError('invalid request body: not valid JSON');
-        }
-    }
+    const body = bodyValue(requestBody);
     if (body === undefined || body === null) {
         throw new BadRequestError('missing request body: expected [{ "model", "op", "args" }, …]');
     }

@@ -201,6 +201,13 @@ export function describeScenario(
             expect(await db().post.count({ where: { title: { startsWith: 'half' } } })).toBe(0);
         });
 
+        it('RPC body that is a JSON string literal holding arguments: 400, not run as them (2.x refuses it too)', async () => {
+            const { alice } = await seed();
+            const res = await send('POST', `${RPC_PREFIX}/post/create`, { user: alice, raw: JSON.stringify(JSON.stringify({ data: { title: 'in a string', authorId: alice } })) });
+            expect(res.status).toBe(400);
+            expect(await db().post.count({ where: { title: 'in a string' } })).toBe(0);
+        });
+
         it('a POST a browser sends from another site without a preflight is refused 403, nothing written', async () => {
             const { alice } = await seed();
             const crossSite = { 'sec-fetch-site': 'cross-site' };
