@@ -32,8 +32,9 @@ function referenceEncode(value: unknown, basePath = ''): { json: unknown; values
             return v;
         }
         if (v instanceof Date) {
+            if (Number.isNaN(v.getTime())) return null; // untagged, as superjson writes it
             mark(path, [DATE_TAG]);
-            return Number.isNaN(v.getTime()) ? null : v.toISOString();
+            return v.toISOString();
         }
         if (v instanceof Uint8Array) {
             mark(path, [BYTES_TAG]);

@@ -170,10 +170,19 @@ export function decodeBigInt(value: unknown, path?: string): bigint {
     return n;
 }
 
-/** An ISO 8601 date or date-time as the REST handler takes it (`2024-06-01`, `2024-06-01T12:00:00.5+02:00`). */
-export const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?)?$/;
+/**
+ * The time of an ISO 8601 date-time, its offset required: JavaScript reads `2024-06-01T12:00` as the server's local
+ * time, so that the instant a request names depended on the time zone it ran in (Prisma, and so 2.x, refuses it).
+ */
+const ISO_TIME = '(?:[Tt ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:[Zz]|[+-]\\d{2}:?\\d{2}))?';
 
-const DATE_PART = /^(\d{4})-(\d{2})-(\d{2})/;
+/** An ISO 8601 date or date-time as the REST handler takes it (`2024-06-01`, `2024-06-01T12:00:00.5+02:00`). */
+export const ISO_DATE = new RegExp(`^\\d{4}-\\d{2}-\\d{2}${ISO_TIME}$`);
+
+/** What a tagged `Date` may hold: the same, and the six-digit years `toISOString` writes past 9999 (`+010000-01-01T…`). */
+const TAGGED_DATE = new RegExp(`^(?:[+-]\\d{6}|\\d{4})-\\d{2}-\\d{2}${ISO_TIME}$`);
+
+const DATE_PART = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})/;
 const THIRTY_DAYS = new Set([4, 6, 9, 11]);
 
 /**
@@ -269,6 +278,9 @@ function mayNeedEncoding(v: unknown): boolean {
  * are passed over without a call, and a path string is built only when a tag is recorded: the
  * keys leading to the current container are kept on a stack.
  */
+/** The tags of a value written as plain JSON although it is not (an invalid date). */
+const NO_TAGS: readonly unknown[] = Object.freeze([]);
+
 export function serializeValue(value: unknown, basePath = ''): { json: unknown; values?: Record<string, unknown> } {
     let values: Record<string, unknown> | undefined;
     const keys: (string | number)[] = [];
@@ -289,7 +301,13 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
             return undefined;
         }
         if (v instanceof Date) {
-            encoded = Number.isNaN(v.getTime()) ? null : isoString(v);
+            // an invalid date (a stored text no parser reads) is a JSON null with no tag, as superjson writes it: a
+            // client would restore a tagged null as 1970-01-01
+            if (Number.isNaN(v.getTime())) {
+                encoded = null;
+                return NO_TAGS;
+            }
+            encoded = isoString(v);
             return DATE_TAGS;
         }
         if (v instanceof Uint8Array) {
@@ -318,7 +336,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
         }
         const tags = tagOf(v);
         if (tags) {
-            (values ??= {})[pathOf(basePath, keys, depth, key)] = tags;
+            if (tags !== NO_TAGS) (values ??= {})[pathOf(basePath, keys, depth, key)] = tags;
             return encoded;
         }
         // what is left is an object: a bigint or a non-finite number always has tags
@@ -363,7 +381,7 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
     let json: unknown = value;
     const tags = tagOf(value);
     if (tags) {
-        values = { [basePath]: tags };
+        if (tags !== NO_TAGS) values = { [basePath]: tags };
         json = encoded;
     } else if (value !== null && typeof value === 'object') {
         json = container(value);
@@ -462,6 +480,39 @@ export function isForbiddenPath(path: string): boolean {
  * Restores typed values in `json` from superjson-style serialization metadata.
  * Invalid metadata or values raise a CodecError (never a 500).
  */
+/** Negative zero, NaN and the infinities: the numbers superjson tags (as these texts). */
+const TAGGED_NUMBERS: ReadonlySet<string> = new Set(['-0', 'NaN', 'Infinity', '-Infinity']);
+
+/** Whether `value` is what superjson writes for a value of the simple type `tag`; other tags are not checked here. */
+function isSimpleValue(tag: unknown, value: unknown): boolean {
+    switch (tag) {
+        case 'bigint':
+            return (typeof value === 'string' && BIGINT_STRING.test(value)) || (typeof value === 'number' && Number.isSafeInteger(value));
+        case DATE_TAG:
+            return typeof value === 'string' && TAGGED_DATE.test(value);
+        case 'number':
+            return (typeof value === 'string' && TAGGED_NUMBERS.has(value)) || typeof value === 'number';
+        default:
+            return true;
+    }
+}
+
+/**
+ * The values of the simple tags superjson would hand to `BigInt`, `new Date` and `Number`, which take far more than
+ * it writes: `""` and `true` became 0n and 1n, a null tagged Date 1970-01-01 and `"0x7"` the number 7, all stored.
+ * Each must be in the form superjson writes (a date-time with its offset).
+ */
+function checkSimpleValues(json: unknown, values: Record<string, unknown>): void {
+    for (const [path, tags] of Object.entries(values)) {
+        const tag = (tags as unknown[])[0];
+        if (typeof tag !== 'string' || (tags as unknown[]).length !== 1) continue;
+        const value = getPath(json, path);
+        if (value !== undefined && !isSimpleValue(tag, value)) {
+            throw new CodecError(`invalid ${tag === DATE_TAG ? 'DateTime (an ISO 8601 date-time with its offset)' : tag} value at "${path}"`, path);
+        }
+    }
+}
+
 export function deserializeValue(json: unknown, meta: unknown, options: DeserializeOptions = {}): unknown {
     if (meta === undefined || meta === null) {
         return json;
@@ -485,6 +536,7 @@ export function deserializeValue(json: unknown, meta: unknown, options: Deserial
         }
     }
     checkTypedArrays(json, values);
+    checkSimpleValues(json, values);
     let typed: Record<string, unknown> = values;
     const nulls: { path: string; name: JsonNullName }[] = [];
     for (const [path, tags] of Object.entries(values)) {

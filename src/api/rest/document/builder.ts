@@ -51,7 +51,8 @@ interface Pending {
 
 /** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */
 function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined] {
-    if (value instanceof Date) return [Number.isNaN(value.getTime()) ? null : isoString(value), DATE_TAGS];
+    // an invalid date (a stored text no parser reads) is a null with no tag, as superjson writes it (a tagged null is 1970)
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? [null, undefined] : [isoString(value), DATE_TAGS];
     if (typeof value === 'bigint') return [value.toString(), BIGINT_TAGS];
     if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAGS];
     if (isDecimal(value)) return [value.toString(), DECIMAL_TAGS];
