@@ -5,7 +5,8 @@ import { checkBigInts, checkDecimals, checkDivisor, checkFinite, checkIntegers, 
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
 import { notStorableAsJson } from '../common/json-storable';
-import type { Args } from './input';
+import type { Args, JsonNullSlot } from './input';
+import { JsonNullIndex } from './json-null-index';
 import { isToOneLongForm } from './write-walk';
 
 /**
@@ -17,7 +18,19 @@ import { isToOneLongForm } from './write-walk';
  * the numbers it would silently change (arg-numbers.ts).
  */
 
-type Ctx = { registry: ModelRegistry; decimals: DecimalBudget };
+/** `nulls`: the places of the arguments' Json null markers (still their names, `"DbNull"` …, during the walk). */
+type Ctx = { registry: ModelRegistry; decimals: DecimalBudget; nulls: JsonNullIndex };
+
+const NO_NULLS = new JsonNullIndex([]);
+
+/**
+ * A Json null marker stands for a whole Json value (a field's, or a filter's operand); one inside a value was
+ * written by Prisma as its name, so that `{ a: <DbNull> }` stored `{ "a": "DbNull" }` and matched rows holding it.
+ */
+function noMarkerInside(c: Ctx, at: string): void {
+    const inside = c.nulls.under(at).find((slot) => slot.path !== at);
+    if (inside) fail(inside.path, 'no Json null marker (DbNull, JsonNull, AnyNull): one stands for a whole Json value, not a value inside one');
+}
 
 /** Arguments walked with the model below (filters and writes, where Json values may hold empty keys). */
 const MODEL_WALKED = new Set(['where', 'data', 'create', 'update']);
@@ -53,8 +66,11 @@ const JSON_COMPARISONS = ['lt', 'lte', 'gt', 'gte'];
  * query compiler panics on any but a string or a number, which disconnects the whole client (every
  * request's open transaction fails).
  */
-function checkJsonFilter(value: Record<string, unknown>, at: string): void {
-    for (const key of Object.keys(value)) if (key === '') fail(at, 'free of empty keys');
+function checkJsonFilter(c: Ctx, value: Record<string, unknown>, at: string): void {
+    for (const key of Object.keys(value)) {
+        if (key === '') fail(at, 'free of empty keys');
+        noMarkerInside(c, `${at}.${key}`);
+    }
     for (const op of JSON_COMPARISONS) {
         const operand = value[op];
         if (operand !== undefined && typeof operand !== 'string' && !(typeof operand === 'number' && Number.isFinite(operand))) {
@@ -71,7 +87,7 @@ function checkScalarArg(c: Ctx, field: ScalarField, value: unknown, at: string):
     else if (field.kind === 'Decimal') checkDecimals(value, at, c.decimals);
     if (!isPlainObject(value)) return;
     if (field.kind !== 'Json') return noEmptyKeys(value, at);
-    checkJsonFilter(value, at);
+    checkJsonFilter(c, value, at);
 }
 
 function targetOf(c: Ctx, rel: RelationField): ModelDef | undefined {
@@ -240,7 +256,8 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
  * sent: Prisma wrote NaN and ±Infinity (tagged, or a JSON number such as 1e400) as null and a Decimal as
  * a double, and answered with the changed value. A scalar list's `{ set }` or `{ push }` is walked alike.
  */
-function checkJsonData(value: unknown, at: string): void {
+function checkJsonData(c: Ctx, value: unknown, at: string): void {
+    noMarkerInside(c, at);
     const problem = notStorableAsJson(value);
     if (problem) fail(at, `a JSON value a Json column stores as sent, not one holding ${problem}`);
 }
@@ -261,7 +278,7 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
         }
         const scalar = model.scalars.get(key);
         if (!scalar) noEmptyKeys(value, `${path}.${key}`);
-        else if (scalar.kind === 'Json') checkJsonData(value, `${path}.${key}`);
+        else if (scalar.kind === 'Json') checkJsonData(c, value, `${path}.${key}`);
         else {
             checkScalarArg(c, scalar, value, `${path}.${key}`);
             if (NUMBER_KINDS.has(scalar.kind)) checkDivisor(value, `${path}.${key}`);
@@ -274,8 +291,15 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
  * `decimals` is what is left of the request's Decimal expansion (`checkDecimals`): shared by the operations of a
  * transaction; a fresh one for a single call.
  */
-export function checkArgStructure(registry: ModelRegistry, model: ModelDef, opName: string, args: Args, decimals: DecimalBudget = { left: MAX_DECIMAL_EXPANSION }): void {
-    const c: Ctx = { registry, decimals };
+export function checkArgStructure(
+    registry: ModelRegistry,
+    model: ModelDef,
+    opName: string,
+    args: Args,
+    decimals: DecimalBudget = { left: MAX_DECIMAL_EXPANSION },
+    jsonNulls: JsonNullSlot[] = [],
+): void {
+    const c: Ctx = { registry, decimals, nulls: jsonNulls.length > 0 ? new JsonNullIndex(jsonNulls) : NO_NULLS };
     for (const [key, value] of Object.entries(args)) {
         // filters and writes are walked below, with the model (Json values may hold empty keys)
         if (!MODEL_WALKED.has(key)) noEmptyKeys(value, key, key === 'select' || key === 'include');

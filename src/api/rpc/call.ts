@@ -117,7 +117,7 @@ export function prepareCall(
         }
     }
     checkSelectShape(args, op.name);
-    checkArgStructure(registry, model, op.name, args, decimals);
+    checkArgStructure(registry, model, op.name, args, decimals, decoded.jsonNulls);
     refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     refuseUpsertRelationWrites(registry, model, op.name, args);
