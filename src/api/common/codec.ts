@@ -271,6 +271,9 @@ function mayNeedEncoding(v: unknown): boolean {
     return v !== null && (typeof v === 'object' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isFinite(v)));
 }
 
+/** The tags of a value written as plain JSON although it is not (an invalid date). */
+const NO_TAGS: readonly unknown[] = Object.freeze([]);
+
 /**
  * Encodes a value tree in one pass: returns the JSON-safe copy and the tags of its complex
  * values (or `undefined` when there is none). Plain objects and arrays are copied only along
@@ -278,9 +281,6 @@ function mayNeedEncoding(v: unknown): boolean {
  * are passed over without a call, and a path string is built only when a tag is recorded: the
  * keys leading to the current container are kept on a stack.
  */
-/** The tags of a value written as plain JSON although it is not (an invalid date). */
-const NO_TAGS: readonly unknown[] = Object.freeze([]);
-
 export function serializeValue(value: unknown, basePath = ''): { json: unknown; values?: Record<string, unknown> } {
     let values: Record<string, unknown> | undefined;
     const keys: (string | number)[] = [];
@@ -476,10 +476,6 @@ export function isForbiddenPath(path: string): boolean {
     return path.split('.').some((k) => FORBIDDEN_KEYS.has(k));
 }
 
-/**
- * Restores typed values in `json` from superjson-style serialization metadata.
- * Invalid metadata or values raise a CodecError (never a 500).
- */
 /** Negative zero, NaN and the infinities: the numbers superjson tags (as these texts). */
 const TAGGED_NUMBERS: ReadonlySet<string> = new Set(['-0', 'NaN', 'Infinity', '-Infinity']);
 
@@ -513,6 +509,10 @@ function checkSimpleValues(json: unknown, values: Record<string, unknown>): void
     }
 }
 
+/**
+ * Restores typed values in `json` from superjson-style serialization metadata.
+ * Invalid metadata or values raise a CodecError (never a 500).
+ */
 export function deserializeValue(json: unknown, meta: unknown, options: DeserializeOptions = {}): unknown {
     if (meta === undefined || meta === null) {
         return json;
