@@ -98,3 +98,28 @@ export async function onConcreteModel<T>(
     }
     throw missing;
 }
+
+const NO_DISCRIMINATORS: ReadonlySet<string> = new Set();
+
+/**
+ * The discriminator fields a write of `model` must not set: its own (a `@@delegate` model's) and those of the models
+ * it extends. ZenStack sets them from the model created, and refuses one in a concrete model's data; in a base
+ * model's update it wrote it, so that an image's base row said `Video` (its concrete fields then read as no model's).
+ */
+export function discriminatorsOf(registry: ModelRegistry, model: ModelDef): ReadonlySet<string> {
+    if (!model.delegated) return NO_DISCRIMINATORS;
+    const names = new Set<string>();
+    const pending = [model];
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+        const m = pending.pop() as ModelDef;
+        if (seen.has(m.name)) continue;
+        seen.add(m.name);
+        if (m.discriminator) names.add(m.discriminator);
+        for (const base of m.baseTypes) {
+            const def = registry.byName.get(base);
+            if (def) pending.push(def);
+        }
+    }
+    return names;
+}

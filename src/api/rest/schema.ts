@@ -1,4 +1,5 @@
 import type { ModelMeta } from '@zenstackhq/runtime';
+import { discriminatorsOf } from '../common/delegate-writes';
 import { descendantsOf, getModelRegistry, requiredUniqueFields, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
 
@@ -46,6 +47,8 @@ export interface RestModel {
      * their fields too (the ORM merges them in); empty for every other model.
      */
     descendants: readonly RestModel[];
+    /** The `@@delegate` discriminator fields among the attributes, which no request body sets (`common/delegate-writes.ts`). */
+    discriminators: ReadonlySet<string>;
     /** `{endpoint}/{segment}/`: prefix of every resource link of this type. */
     linkPrefix: string;
     /**
@@ -192,6 +195,7 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             writeOnly,
             relationships,
             descendants,
+            discriminators: discriminatorsOf(registry, def),
             linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
             segmentPattern: config.segmentPattern,
         };

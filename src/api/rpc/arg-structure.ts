@@ -8,6 +8,7 @@ import { notStorableAsJson } from '../common/json-storable';
 import type { Args, JsonNullSlot } from './input';
 import { JsonNullIndex } from './json-null-index';
 import { isToOneLongForm } from './write-walk';
+import { discriminatorsOf } from '../common/delegate-writes';
 
 /**
  * The object structure Prisma requires of filters and writes, checked against the model before the
@@ -268,8 +269,10 @@ const NUMBER_KINDS: ReadonlySet<ScalarKind> = new Set<ScalarKind>(['Int', 'Float
 /** A create or update payload: an object whose relation fields hold nested writes. */
 function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
     if (!isObject(data)) fail(path, 'an object');
+    const discriminators = discriminatorsOf(c.registry, model);
     for (const [key, value] of Object.entries(data)) {
         if (key === '') fail(path, 'free of empty keys');
+        if (discriminators.has(key) && value !== undefined) fail(`${path}.${key}`, `absent: it is the discriminator of ${model.name}'s @@delegate hierarchy, set by the model a record is created as`);
         const rel = model.relations.get(key);
         const target = rel && targetOf(c, rel);
         if (rel && target) {

@@ -112,6 +112,9 @@ function readAttributes(
             }
             throw payloadError(pointer, `"${model.type}" has no attribute "${name}"`);
         }
+        if (model.discriminators.has(name)) {
+            throw payloadError(pointer, `"${name}" is the discriminator of a polymorphic (@@delegate) type: it is set by the type a resource is created as, never written`);
+        }
         values[name] = convertAttribute(field, value, pointer, context);
         pointers[name] = pointer;
     }
