@@ -98,3 +98,21 @@ describe.each(DOCUMENTS)('the names of %s', (document) => {
         expect(named.filter((name) => !(name in scripts))).toEqual([]);
     });
 });
+
+/** Rows of a table that a blank line cuts off from it (GitHub ends a table at a blank line: they show as `|` text). */
+function cutTableRows(text: string): string[] {
+    const lines = proseLines(text);
+    const cut: string[] = [];
+    for (let i = 2; i < lines.length; i++) {
+        if (lines[i].startsWith('|') && lines[i - 1].trim() === '' && lines[i - 2].startsWith('|') && !/^\|[\s|:-]+\|$/.test(lines[i + 1] ?? '')) {
+            cut.push(lines[i].slice(0, 60));
+        }
+    }
+    return cut;
+}
+
+describe.each(DOCUMENTS)('the tables of %s', (document) => {
+    it('are not cut by blank lines', () => {
+        expect(cutTableRows(fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8'))).toEqual([]);
+    });
+});
