@@ -49,6 +49,17 @@ interface Pending {
     tree: IncludeTree;
 }
 
+/**
+ * Whether a to-one's linkage can come from its foreign keys: it has them, and the user may read them all. One the ORM
+ * left out (a field-level read rule, `@omit`) says nothing about the link: `data: null` claimed there is none.
+ */
+function keysRead(r: RelationshipPlan, record: DbRecord): boolean {
+    const keys = r.fkFields;
+    if (!keys) return false;
+    for (let i = 0; i < keys.length; i++) if (record[keys[i]] === undefined) return false;
+    return true;
+}
+
 /** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */
 function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined] {
     // an invalid date (a stored text no parser reads) is a null with no tag, as superjson writes it (a tagged null is 1970)
@@ -178,8 +189,8 @@ export class DocumentBuilder {
             if (sub) {
                 // a relation the ORM left out although it was asked for is one the user may not read (a field-level
                 // rule): no linkage, rather than an empty one that would claim it has no members
-                if (record[r.name] !== undefined || (!r.isArray && r.fkFields)) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
-            } else if (!r.isArray && (r.fkFields || record[r.name] !== undefined)) {
+                if (record[r.name] !== undefined || (!r.isArray && keysRead(r, record))) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
+            } else if (!r.isArray && (keysRead(r, record) || record[r.name] !== undefined)) {
                 // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
                 entry.data = this.toOne(r, record);
             }
@@ -211,11 +222,11 @@ export class DocumentBuilder {
     /** To-one linkage without an include: from the foreign key(s), or from the selected related id. */
     private toOne(r: RelationshipPlan, record: DbRecord): ResourceIdentifier | null {
         const target = r.rel.target;
-        if (r.fkFields) {
+        if (keysRead(r, record)) {
             const ids: DbRecord = {};
-            for (let i = 0; i < r.fkFields.length; i++) {
-                const v = record[r.fkFields[i]];
-                if (v === null || v === undefined) return null;
+            for (let i = 0; i < r.fkFields!.length; i++) {
+                const v = record[r.fkFields![i]];
+                if (v === null) return null;
                 ids[target.idFields[i].name] = v;
             }
             return this.identifier(target, ids);

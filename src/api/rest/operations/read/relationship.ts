@@ -74,9 +74,14 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     } else {
         select[rel.name] = { select: idSelect(target) };
     }
-    const record = await delegate(req.prisma, model).findUnique({ where, select });
+    let record = await delegate(req.prisma, model).findUnique({ where, select });
     if (!record) throw notFound(model, read.id);
-    if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
+    if (plan.fkFields && plan.fkFields.some((fk) => record![fk] === undefined)) {
+        // a foreign key the user may not read (a field-level rule, `@omit`) tells nothing: the relation, if readable, does
+        record = await delegate(req.prisma, model).findUnique({ where, select: { ...idSelect(model), [rel.name]: { select: idSelect(target) } } });
+        if (!record) throw notFound(model, read.id);
+        if (record[rel.name] === undefined) throw hidden(model, rel, read);
+    } else if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
     else if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
     // the parent only gives the linkage: it is not in the document (an include path may lead back to it)
     const resource = new DocumentBuilder(req.config.idDivider).resource(model, record, undefined);
