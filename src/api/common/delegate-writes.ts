@@ -108,6 +108,15 @@ const NO_DISCRIMINATORS: ReadonlySet<string> = new Set();
  */
 export function discriminatorsOf(registry: ModelRegistry, model: ModelDef): ReadonlySet<string> {
     if (!model.delegated) return NO_DISCRIMINATORS;
+    let known = discriminatorCache.get(model);
+    if (!known) discriminatorCache.set(model, (known = findDiscriminators(registry, model)));
+    return known;
+}
+
+/** By model: a model's definition lives as long as its registry's modelMeta. */
+const discriminatorCache = new WeakMap<ModelDef, ReadonlySet<string>>();
+
+function findDiscriminators(registry: ModelRegistry, model: ModelDef): ReadonlySet<string> {
     const names = new Set<string>();
     const pending = [model];
     const seen = new Set<string>();

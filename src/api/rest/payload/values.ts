@@ -51,7 +51,7 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
             return Number.isNaN(v.getTime()) ? wrongType(f, p, 'a valid date', v) : v;
         }
         if (typeof v !== 'string' || !ISO_DATE.test(v)) {
-            return wrongType(f, p, 'an ISO 8601 date-time string', v);
+            return wrongType(f, p, 'an ISO 8601 date, or date-time with its offset (Z, +02:00)', v);
         }
         return decoded(f, p, 'an ISO 8601 date-time string', () => decodeDate(v));
     },

@@ -7,7 +7,7 @@ import type { Projection } from '../../query/select';
 import { RestError } from '../../errors';
 import { planOf } from '../../document/model-plan';
 import { delegate, notFound, readPage } from './shared';
-import { whereOfLinked } from './to-one-apart';
+import { keysHidden, whereOfLinked } from './to-one-apart';
 import { keepModelReadRule } from '../../../common/read-override';
 import { refuseHiddenSort } from './hidden-sort';
 
@@ -89,9 +89,12 @@ export async function readToOne(
         // read by its foreign keys: a nested read would hide the parent when the user may not read the target
         const keys = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), ...Object.fromEntries(plan.linkKeys!.local.map((f) => [f, true])) } });
         if (!keys) throw notFound(parent, parentId);
-        const where = whereOfLinked(plan, keys);
-        const related = where ? ((await delegate(req.prisma, rel.target).findFirst({ where, ...projection })) as DbRecord | null) : null;
-        return { parentRecord: keys, related };
+        // keys the user may not read (a field-level rule) tell nothing: the relation is read through the record below
+        if (!keysHidden(plan, keys)) {
+            const where = whereOfLinked(plan, keys);
+            const related = where ? ((await delegate(req.prisma, rel.target).findFirst({ where, ...projection })) as DbRecord | null) : null;
+            return { parentRecord: keys, related };
+        }
     }
     // `true` when the projection is empty: the related record whole
     const nested = 'select' in projection || projection.include ? projection : true;

@@ -22,6 +22,11 @@ import { delegate } from './shared';
 type DbRecord = Record<string, unknown>;
 
 /** The values of the target fields a record's foreign keys reference through `r` (`linkKeys`), or undefined when unset. */
+/** Whether a foreign key of the relationship was left out of `record` by the ORM (a field-level read rule, `@omit`). */
+export function keysHidden(r: RelationshipPlan, record: DbRecord): boolean {
+    return r.linkKeys!.local.some((f) => record[f] === undefined);
+}
+
 function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
     const values = r.linkKeys!.local.map((f) => record[f]);
     return values.some((v) => v === null || v === undefined) ? undefined : values;
@@ -64,9 +69,10 @@ async function readApart(
     for (const record of records) {
         const ids = linkedIds(r, record);
         const row = ids && found.get(whereKey({ id: ids }));
-        // linkage follows the foreign keys when they are the target's id; else only a readable target gives it
+        // linkage follows the foreign keys when they are the target's id; else only a readable target gives it. Keys
+        // the user may not read tell nothing: no linkage, rather than a null claiming there is no link
         if (row) record[r.name] = row;
-        else if (r.fkFields) record[r.name] = null;
+        else if (r.fkFields && !keysHidden(r, record)) record[r.name] = null;
         else delete record[r.name];
     }
 }
