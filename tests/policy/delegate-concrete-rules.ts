@@ -49,6 +49,12 @@ model Video extends Asset {
 }
 `;
 
+/** The same, but the base model has no delete rule: images may be deleted unless kept, videos never. */
+export const ONLY_IMAGES = SCHEMA.replace("@@allow('update,delete', auth() != null)", "@@allow('update', auth() != null)").replace(
+    "@@deny('delete', format == 'keep')",
+    "@@allow('delete', format != 'keep')",
+);
+
 /** Ids of the seeded assets, all owned by user 1: published unless the name says hidden. */
 export const ASSET = { png: 1, keep: 2, locked: 3, video: 4, hiddenLocked: 5, hiddenPng: 6 } as const;
 

@@ -1,6 +1,6 @@
 import { RestApiHandler } from '../../src/api/rest';
 import { loadSchema, type TestSchema } from '../support/schema';
-import { ASSET, labels, SCHEMA, seed } from './delegate-concrete-rules';
+import { ASSET, labels, ONLY_IMAGES, SCHEMA, seed } from './delegate-concrete-rules';
 
 /**
  * `PATCH` and `DELETE` of a `@@delegate` base type's resource (`/asset/2`), and changes of its relationships,
@@ -108,10 +108,6 @@ it('links of assets from the user side (they rewrite the asset rows) are a 400 t
 
 describe('a concrete type without any delete rule beside one with its own', () => {
     // the base model has no delete rule; images may be deleted unless kept; videos may never be
-    const ONLY_IMAGES = SCHEMA.replace("@@allow('update,delete', auth() != null)", "@@allow('update', auth() != null)").replace(
-        "@@deny('delete', format == 'keep')",
-        "@@allow('delete', format != 'keep')",
-    );
     let base: TestSchema;
     beforeAll(async () => {
         base = s;
