@@ -21,12 +21,12 @@ import { delegate } from './shared';
 
 type DbRecord = Record<string, unknown>;
 
-/** The values of the target fields a record's foreign keys reference through `r` (`linkKeys`), or undefined when unset. */
 /** Whether a foreign key of the relationship was left out of `record` by the ORM (a field-level read rule, `@omit`). */
 export function keysHidden(r: RelationshipPlan, record: DbRecord): boolean {
     return r.linkKeys!.local.some((f) => record[f] === undefined);
 }
 
+/** The values of the target fields a record's foreign keys reference through `r` (`linkKeys`), or undefined when unset. */
 function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
     const values = r.linkKeys!.local.map((f) => record[f]);
     return values.some((v) => v === null || v === undefined) ? undefined : values;
