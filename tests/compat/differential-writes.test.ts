@@ -166,12 +166,15 @@ async function differences<R extends { user: number | undefined }>(
 
 type FindUnique = Record<string, { findUnique(args: unknown): Promise<unknown> }>;
 
+/** The single-record writes whose `where` names their record. */
+const NAMING_WRITES: ReadonlySet<string> = new Set(['upsert', 'update', 'delete']);
+
 /**
- * Whether `w` is an upsert whose `where` names a record that is there but that its user cannot read: asked of the
- * plain client and of ZenStack's client for that user (its read rule), not of the handlers under test.
+ * Whether `w` is an upsert, update or delete whose `where` names a record that is there but that its user cannot read:
+ * asked of the plain client and of ZenStack's client for that user (its read rule), not of the handlers under test.
  */
-async function upsertTargetHidden(side: Side, w: RpcWrite): Promise<boolean> {
-    if (w.op !== 'upsert' || typeof w.args.where !== 'object' || w.args.where === null) return false;
+async function targetHidden(side: Side, w: RpcWrite): Promise<boolean> {
+    if (!NAMING_WRITES.has(w.op) || typeof w.args.where !== 'object' || w.args.where === null) return false;
     const s = side.s as TestSchema;
     const find = (client: unknown) => (client as FindUnique)[w.model].findUnique({ where: w.args.where }).catch(() => undefined);
     const there = await find(s.prisma);
@@ -201,7 +204,7 @@ function rpcProperty(sides: Side[], seed: (s: TestSchema) => Promise<void>, pool
                         const [mine, theirs] = [withoutNow(ours.body), withoutNow(withoutReferentialEqualities(bytesAsSpec(upstream.body, 'data')))];
                         return JSON.stringify(mine) === JSON.stringify(theirs) ? [] : [`${JSON.stringify(mine)} | ${JSON.stringify(theirs)}`];
                     },
-                    async (side) => ({ ...w, hiddenTarget: await upsertTargetHidden(side, w) }),
+                    async (side) => ({ ...w, hiddenTarget: await targetHidden(side, w) }),
                 );
                 expect(problems).toEqual([]);
             }),

@@ -160,7 +160,7 @@ export interface RpcWrite {
     op: string;
     args: Record<string, unknown>;
     user: number | undefined;
-    /** Set by the harness before the write: an upsert whose `where` names a record that is there but that the user cannot read. */
+    /** Set by the harness before the write: an upsert, update or delete whose `where` names a record that is there but that the user cannot read. */
     hiddenTarget?: boolean;
 }
 
