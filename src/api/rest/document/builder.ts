@@ -5,7 +5,7 @@ import { formatId } from '../ids';
 import type { Fieldsets, IncludeTree } from '../query/types';
 import type { RestModel } from '../schema';
 import { resourceLink } from './links';
-import { planOf, type AttributePlan, type RelationshipPlan } from './model-plan';
+import { keysHidden, planOf, type AttributePlan, type RelationshipPlan } from './model-plan';
 
 /**
  * Turns Prisma records into JSON:API resource objects in one pass: attributes are encoded as they
@@ -54,10 +54,7 @@ interface Pending {
  * left out (a field-level read rule, `@omit`) says nothing about the link: `data: null` claimed there is none.
  */
 function keysRead(r: RelationshipPlan, record: DbRecord): boolean {
-    const keys = r.fkFields;
-    if (!keys) return false;
-    for (let i = 0; i < keys.length; i++) if (record[keys[i]] === undefined) return false;
-    return true;
+    return r.fkFields !== undefined && !keysHidden(r, record);
 }
 
 /** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */

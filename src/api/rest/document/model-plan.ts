@@ -143,6 +143,17 @@ function buildPlan(model: RestModel): ModelPlan {
 const plans = new WeakMap<RestModel, ModelPlan>();
 
 /** The plan of a resource type (cached for the life of the RestModel, i.e. of its modelMeta). */
+/**
+ * Whether a foreign key of a to-one the record holds was left out of it by the ORM (a field-level read rule, `@omit`):
+ * then the keys tell nothing about the link.
+ */
+export function keysHidden(r: RelationshipPlan, record: Record<string, unknown>): boolean {
+    const keys = r.linkKeys?.local;
+    if (!keys) return false;
+    for (let i = 0; i < keys.length; i++) if (record[keys[i]] === undefined) return true;
+    return false;
+}
+
 export function planOf(model: RestModel): ModelPlan {
     let plan = plans.get(model);
     if (!plan) {

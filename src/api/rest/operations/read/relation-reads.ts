@@ -5,9 +5,9 @@ import type { RestModel, RestRelationship } from '../../schema';
 import { idSelect } from '../../ids';
 import type { Projection } from '../../query/select';
 import { RestError } from '../../errors';
-import { planOf } from '../../document/model-plan';
+import { keysHidden, planOf } from '../../document/model-plan';
 import { delegate, notFound, readPage } from './shared';
-import { keysHidden, whereOfLinked } from './to-one-apart';
+import { whereOfLinked } from './to-one-apart';
 import { keepModelReadRule } from '../../../common/read-override';
 import { refuseHiddenSort } from './hidden-sort';
 

@@ -2,7 +2,7 @@ import type { Response } from '../../../../types';
 import { DocumentBuilder, type Linkage } from '../../document/builder';
 import { buildDocument } from '../../document/documents';
 import { queryString, resourceLink, routeUrl, withQuery } from '../../document/links';
-import { planOf, type RelationshipPlan } from '../../document/model-plan';
+import { keysHidden, planOf, type RelationshipPlan } from '../../document/model-plan';
 import { idSelect, whereById } from '../../ids';
 import type { QueryEntry } from '../../query/params';
 import { parseRelationshipQuery } from '../../query/read-query';
@@ -76,7 +76,7 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     }
     let record = await delegate(req.prisma, model).findUnique({ where, select });
     if (!record) throw notFound(model, read.id);
-    if (plan.fkFields && plan.fkFields.some((fk) => record![fk] === undefined)) {
+    if (plan.fkFields && keysHidden(plan, record)) {
         // a foreign key the user may not read (a field-level rule, `@omit`) tells nothing: the relation, if readable, does
         record = await delegate(req.prisma, model).findUnique({ where, select: { ...idSelect(model), [rel.name]: { select: idSelect(target) } } });
         if (!record) throw notFound(model, read.id);

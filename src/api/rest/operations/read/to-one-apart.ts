@@ -1,5 +1,5 @@
 import type { CrudContract } from '@zenstackhq/runtime';
-import { planOf, type RelationshipPlan } from '../../document/model-plan';
+import { keysHidden, planOf, type RelationshipPlan } from '../../document/model-plan';
 import { whereKey } from '../../payload/identifiers';
 import type { RestConfig } from '../../options';
 import { includedProjection } from '../../query/select';
@@ -20,11 +20,6 @@ import { delegate } from './shared';
  */
 
 type DbRecord = Record<string, unknown>;
-
-/** Whether a foreign key of the relationship was left out of `record` by the ORM (a field-level read rule, `@omit`). */
-export function keysHidden(r: RelationshipPlan, record: DbRecord): boolean {
-    return r.linkKeys!.local.some((f) => record[f] === undefined);
-}
 
 /** The values of the target fields a record's foreign keys reference through `r` (`linkKeys`), or undefined when unset. */
 function linkedIds(r: RelationshipPlan, record: DbRecord): unknown[] | undefined {
