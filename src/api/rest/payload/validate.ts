@@ -5,7 +5,7 @@ import { DATA_VALIDATION_VIOLATION } from '../../common/errors';
 import { zodErrorJson } from '../../common/zod-issues';
 import { validationErrorObject, validationErrorResponse } from '../errors';
 import type { RestModel } from '../schema';
-import { pointerTo } from './pointer';
+import { hasOwn, pointerTo } from './pointer';
 import type { ResourceWrite, WriteMode } from './resource';
 
 /**
@@ -80,16 +80,33 @@ function asSent(values: Record<string, unknown>): Record<string, unknown> {
     return out ?? values;
 }
 
-/** Validates a create/update; returns the 422 response when it fails, `undefined` when it passes (or no schema exists). */
-export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite): Response | undefined {
+/**
+ * The foreign keys the create schema need not see: those set through relationships, and for an upsert (whose body is
+ * also its update) every one the body leaves out, which only its create branch would need (the ORM refuses that create).
+ */
+function keysNotChecked(model: RestModel, write: ResourceWrite, upsert: boolean): ReadonlySet<string> {
+    if (!upsert) return write.relationFks;
+    const keys = new Set(write.relationFks);
+    for (const field of model.def.scalars.values()) {
+        if (field.isForeignKey && !hasOwn(write.values, field.name)) keys.add(field.name);
+    }
+    return keys;
+}
+
+/**
+ * Validates a create/update (`upsert`: a create body that may update instead); returns the 422 response when it fails,
+ * `undefined` when it passes (or no schema exists).
+ */
+export function validateWrite(zodSchemas: ZodSchemas | undefined, model: RestModel, mode: WriteMode, write: ResourceWrite, upsert = false): Response | undefined {
     const base = zodSchemas?.models?.[`${model.def.name}${SUFFIX[mode]}`] as unknown as ZodLike | undefined;
     if (!base || typeof base.safeParse !== 'function') return undefined;
-    const { schema, filtered } = withoutKeys(base, write.relationFks);
+    const skipped = keysNotChecked(model, write, upsert);
+    const { schema, filtered } = withoutKeys(base, skipped);
     const result = schema.safeParse(asSent(write.values));
     if (result.success) return undefined;
 
-    // with a refined schema, issues of foreign keys set through relationships are not the client's
-    const ours = (issue: ZodIssueLike) => !(filtered && issue.path.length > 0 && write.relationFks.has(String(issue.path[0])));
+    // with a refined schema, issues of the foreign keys left out above are not the client's
+    const ours = (issue: ZodIssueLike) => !(filtered && issue.path.length > 0 && skipped.has(String(issue.path[0])));
     const errors: Record<string, unknown>[] = [];
     for (const issue of result.error?.issues ?? []) {
         if (!ours(issue)) continue;

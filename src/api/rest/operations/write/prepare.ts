@@ -33,11 +33,12 @@ export interface Prepared {
     invalid?: Response;
 }
 
-/** Everything that can reject the request, checked before anything is written. */
-export function prepare(req: RestRequest, model: RestModel, mode: WriteMode, urlWhere?: Record<string, unknown>): Prepared {
-    const write = parseResourceWrite(model, req.body, mode, payloadOptions(req), urlWhere);
+/** Everything that can reject the request, checked before anything is written (an upsert's body is read as a create's). */
+export function prepare(req: RestRequest, model: RestModel, mode: WriteMode | 'upsert', urlWhere?: Record<string, unknown>): Prepared {
+    const parseAs = mode === 'upsert' ? 'create' : mode;
+    const write = parseResourceWrite(model, req.body, parseAs, payloadOptions(req), urlWhere);
     const query = parseDocumentQuery(req, model).query;
-    return { write, query, invalid: validateWrite(req.zodSchemas, model, mode, write) };
+    return { write, query, invalid: validateWrite(req.zodSchemas, model, parseAs, write, mode === 'upsert') };
 }
 
 export function selfLink(res: Response, model: RestModel, record: Record<string, unknown>, divider: string): string {

@@ -14,6 +14,7 @@ import { applyRelationChanges, resolveRelationChanges, withMembersRetry, writeOp
 import { ownerLinksAsForeignKeys, withLinkConflicts, writesOwnedLinksAsKeys, type LinkPointers } from './one-to-one';
 import { payloadOptions, prepare, selfLink } from './prepare';
 import { checkLinks } from './self-many-to-many';
+import { matchingNothing } from '../../../rpc/write-walk';
 
 /**
  * POST /:type with `meta: { operation: "upsert", matchFields: [...] }` (as `@zenstackhq/server` 2.x):
@@ -82,17 +83,33 @@ function matchWhere(model: RestModel, matchFields: string[], write: ResourceWrit
     return where;
 }
 
-export async function upsertResource(req: RestRequest, matchFields: string[]): Promise<Response> {
-    const model = req.route.model;
-    const created = prepare(req, model, 'create');
-    if (created.invalid) return created.invalid;
-    const where = matchWhere(model, matchFields, created.write);
-
-    const update = parseResourceWrite(model, req.body, 'update', payloadOptions(req));
+/**
+ * The update half of an upsert leaves out the match fields: they hold the values the record was found by. A foreign
+ * key sent as an attribute became a link of its relation (resource.ts), which is left out too when the match fields
+ * hold every key of it (the update would write them again, under their update rules).
+ */
+function withoutMatchFields(model: RestModel, update: ResourceWrite, matchFields: readonly string[]): ResourceWrite {
     for (const name of matchFields) {
         delete update.data[name];
         delete update.values[name];
     }
+    for (const rel of model.relationships.values()) {
+        const keys = Object.values(rel.field.isOwner ? (rel.field.foreignKeyMapping ?? {}) : {});
+        if (keys.length > 0 && keys.every((k) => matchFields.includes(k))) {
+            delete update.data[rel.name];
+            delete update.linkPointers[rel.name];
+        }
+    }
+    return update;
+}
+
+export async function upsertResource(req: RestRequest, matchFields: string[]): Promise<Response> {
+    const model = req.route.model;
+    const created = prepare(req, model, 'upsert');
+    if (created.invalid) return created.invalid;
+    const where = matchWhere(model, matchFields, created.write);
+
+    const update = withoutMatchFields(model, parseResourceWrite(model, req.body, 'update', payloadOptions(req)), matchFields);
     const invalidUpdate = validateWrite(req.zodSchemas, model, 'update', update);
     if (invalidUpdate) return invalidUpdate;
 
@@ -121,8 +138,11 @@ type Data = Record<string, unknown>;
 /**
  * An upsert whose update replaces relationships: Prisma's `set` would detach members without their
  * update rule (see replace.ts), so the update is resolved as PATCH resolves it, in one transaction
- * with the write. When the record is not there for the user (absent, or not readable), a replaced
- * to-many relationship only connects its members: nothing is ever detached without a policy check.
+ * with the write. When the record is not there for the user (absent, or not readable), the upsert runs
+ * as the create it is for the user: ZenStack would find a hidden record without its read rule and run
+ * the update branch, whose links nothing here could check (a one-to-one link detaches the record's
+ * partner unchecked). A hidden record with that key then makes the create a unique violation (409),
+ * and nothing is written, as PATCH answers 404 for it.
  */
 async function upsertWithRelationships(req: RestRequest, model: RestModel, where: Data, create: Data, update: Data, projection: Projection, pointers: LinkPointers): Promise<Data> {
     const write = (oneByOne: boolean) =>
@@ -131,23 +151,20 @@ async function upsertWithRelationships(req: RestRequest, model: RestModel, where
             async (t) => {
                 const tx = t as CrudContract;
                 const resolved = await resolveRelationChanges(tx, model, where, update, pointers);
-                // one-to-one links as PATCH makes them when the record is there for the user; owned ones as foreign keys either way
-                const updateData = resolved
-                    ? await applyRelationChanges(req, tx, model, where, resolved, pointers, oneByOne)
-                    : await ownerLinksAsForeignKeys(tx, model, connectOnly(model, update), pointers, req.config.idDivider);
                 const createData = await ownerLinksAsForeignKeys(tx, model, create, pointers, req.config.idDivider);
+                if (!resolved) {
+                    // ZenStack refuses an upsert before any lookup where the user may never update such a record (a rule
+                    // false for them whatever the row); so does the create it runs as: an update of no row meets that refusal
+                    await tx[model.key].updateMany({ where: matchingNothing(model.def), data: {} });
+                    await checkLinks(req, tx, model, 'create', { data: createData });
+                    return (await tx[model.key].create({ data: createData, ...projection })) as Data;
+                }
+                // one-to-one links as PATCH makes them; owned ones as foreign keys
+                const updateData = await applyRelationChanges(req, tx, model, where, resolved, pointers, oneByOne);
                 await checkLinks(req, tx, model, 'upsert', { where, create: createData, update: updateData });
                 return (await tx[model.key].upsert({ where, create: createData, update: updateData, ...projection })) as Data;
             },
             writeOptions(req, model, update),
         );
     return withMembersRetry(write);
-}
-
-function connectOnly(model: RestModel, update: Data): Data {
-    const out: Data = { ...update };
-    for (const [k, op] of Object.entries(update)) {
-        if (model.relationships.get(k)?.isArray && isObject(op) && Array.isArray(op.set)) out[k] = { connect: op.set };
-    }
-    return out;
 }
