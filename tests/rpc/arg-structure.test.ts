@@ -330,6 +330,24 @@ describe("arguments Prisma's query compiler panics on", () => {
         const ok = await call('GET', '/post/aggregate', { q: { _max: { viewCount: true }, _min: { viewCount: false, title: true }, _count: { _all: true } } });
         expect([ok.status, ok.body.data]).toEqual([200, { _max: { viewCount: 0 }, _min: { title: 'one' }, _count: { _all: 2 } }]);
     });
+
+    it('an aggregate selection is an object, _count also true (a list holding null crashed the serializer: a 500)', async () => {
+        for (const [path, q] of [
+            ['/post/aggregate', { _count: [null] }],
+            ['/post/aggregate', { _avg: [null] }],
+            ['/post/aggregate', { _sum: true }],
+            ['/post/groupBy', { by: ['authorId'], _max: [null] }],
+            ['/post/groupBy', { by: ['authorId'], _min: 'title' }],
+        ] as const) {
+            const res = await call('GET', path, { q });
+            expect([path, res.status]).toEqual([path, 400]);
+            expect(res.body.error.message).toMatch(/must be an object of fields/);
+        }
+        const inTransaction = await call('POST', '/$transaction/sequential', { body: [{ model: 'post', op: 'aggregate', args: { _count: [null] } }] });
+        expect(inTransaction.status).toBe(400);
+        const counted = await call('GET', '/post/groupBy', { q: { by: ['authorId'], _count: true } });
+        expect([counted.status, counted.body.data]).toEqual([200, [{ authorId: 1, _count: 2 }]]);
+    });
 });
 
 describe('field lists longer than the model has fields', () => {

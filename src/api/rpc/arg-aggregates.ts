@@ -49,14 +49,16 @@ export function checkHaving(model: ModelDef, having: unknown, path: string, deci
 const AGGREGATES = ['_count', '_avg', '_sum', '_min', '_max'];
 
 /**
- * The field selections of aggregates (`_min: { views: true }`): each value `true` or `false` (ZenStack
- * crashed on a null, a 500). `_min`/`_max` of a Bytes field pass Prisma's validation, but its query
+ * The field selections of aggregates (`_min: { views: true }`): an object (`_count` also takes `true` or `false`)
+ * whose values are each `true` or `false` (ZenStack crashed on a null, and Prisma's serializer on a list holding
+ * one, `_count: [null]`: a 500). `_min`/`_max` of a Bytes field pass Prisma's validation, but its query
  * compiler cannot read the result back (an internal error): refused up front.
  */
 export function checkAggregates(model: ModelDef, args: Args): void {
     for (const agg of AGGREGATES) {
         const fields = args[agg];
-        if (!isObject(fields)) continue;
+        if (fields === undefined || (agg === '_count' && typeof fields === 'boolean')) continue;
+        if (!isObject(fields)) fail(agg, agg === '_count' ? 'an object of fields, or true' : 'an object of fields');
         for (const [name, on] of Object.entries(fields)) {
             if (typeof on !== 'boolean') fail(`${agg}.${name}`, 'true or false');
             if (on && (agg === '_min' || agg === '_max') && model.scalars.get(name)?.kind === 'Bytes') {
