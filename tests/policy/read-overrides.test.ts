@@ -108,6 +108,46 @@ describe('RPC nested reads over a filter of overridden fields', () => {
     });
 });
 
+describe('RPC reads selecting only overridden fields, filtered, ordered or paged by others', () => {
+    const salaries = { select: { salary: true } };
+
+    it('a filter on a field Bob may not read matches only records he may read', async () => {
+        expect((await rpc('/emp/findMany', { ...salaries, where: { name: 'alice' } })).body.data).toEqual([]);
+        expect((await rpc('/emp/findMany', { ...salaries, where: { name: { startsWith: 'ali' } } })).body.data).toEqual([]);
+        expect((await rpc('/emp/findMany', { ...salaries, where: { OR: [{ name: 'alice' }, { nick: 'cc' }] } })).body.data).toEqual([]);
+        expect((await rpc('/emp/findFirst', { ...salaries, where: { name: 'alice' } })).body.data).toBeNull();
+        expect((await rpc('/emp/findUnique', { ...salaries, where: { id: 1, name: 'alice' } })).body.data).toBeNull();
+        expect((await rpc('/emp/findMany', { ...salaries, where: { deptId: 1 } })).body.data).toEqual([{ salary: 50 }]);
+        // Bob's own record, answered without the field added to keep the rule
+        const own = await rpc('/emp/findMany', { ...salaries, where: { name: 'bob' } });
+        expect([own.status, own.body.data]).toEqual([200, [{ salary: 50 }]]);
+    });
+
+    it('ordering, distinct and a cursor by such a field see only records Bob may read', async () => {
+        expect((await rpc('/emp/findMany', { ...salaries, orderBy: { name: 'asc' } })).body.data).toEqual([{ salary: 50 }]);
+        expect((await rpc('/emp/findMany', { ...salaries, distinct: ['name'] })).body.data).toEqual([{ salary: 50 }]);
+        // from Bob's own record, ordered by name: the names after his would be spelled out by renaming himself
+        const after = await rpc('/emp/findMany', { ...salaries, orderBy: [{ name: 'asc' }, { id: 'asc' }], cursor: { id: 2 } });
+        expect(after.body.data).toEqual([{ salary: 50 }]);
+        const counted = await rpc('/emp/count', { where: { salary: { gt: 0 } }, orderBy: [{ name: 'asc' }, { id: 'asc' }], cursor: { id: 2 } });
+        expect(counted.body.data).toBe(1);
+    });
+
+    it('a nested read of them keeps the rule the same way', async () => {
+        const res = await rpc('/dept/findUnique', { where: { id: 1 }, select: { emps: { where: { name: 'alice' }, select: { salary: true } } } });
+        expect(res.body.data).toEqual({ emps: [] });
+        const ordered = await rpc('/dept/findMany', { include: { emps: { orderBy: { name: 'desc' }, select: { salary: true } } } });
+        expect(ordered.body.data).toEqual([{ id: 1, emps: [{ salary: 50 }] }]);
+    });
+
+    it('by ids and by overridden fields they are still read on every record, as ZenStack does', async () => {
+        expect((await rpc('/emp/findUnique', { ...salaries, where: { id: 1 } })).body.data).toEqual({ salary: 100 });
+        expect((await rpc('/emp/findMany', { ...salaries, orderBy: { id: 'asc' }, cursor: { id: 2 } })).body.data).toEqual([{ salary: 50 }, { salary: 300 }]);
+        expect((await rpc('/emp/findMany', { ...salaries, where: { salary: { gt: 60 } }, orderBy: { id: 'desc' } })).body.data).toEqual([{ salary: 300 }, { salary: 100 }]);
+        expect((await rpc('/emp/findMany', { ...salaries, where: { id: { in: [1, 3] } }, distinct: ['id'] })).body.data).toEqual([{ salary: 100 }, { salary: 300 }]);
+    });
+});
+
 describe('JSON:API totals over a filter of overridden fields', () => {
     it('meta.total counts the records the pages show', async () => {
         const res = await get('/emp', { 'filter[salary$gt]': '0', 'page[limit]': '1' });

@@ -42,6 +42,8 @@ export interface ScalarField {
     readProtected: boolean;
     /** A field-level `@allow`/`@deny` of updates (`update`, `post-update` or `all`). */
     updateRuled: boolean;
+    /** A read rule that overrides the model's (`@allow('read', condition, true)`): readable on rows the model's rule hides. */
+    readOverride: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
     /** A native uuid column (`@db.Uuid`): the database compares its values case-insensitively and answers them lower-case. */
@@ -379,6 +381,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 relationField: field.relationField,
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 updateRuled: hasUpdateRule(field),
+                readOverride: hasReadOverride(field),
                 omitted,
                 isUuid: hasAttribute(field, '@db.Uuid'),
                 isCitext: hasAttribute(field, '@db.Citext'),

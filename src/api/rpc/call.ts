@@ -6,7 +6,7 @@ import { removeHiddenFields } from '../common/delegate-fields';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
 import { guardProtectedFields } from './field-guard';
-import { keepHiddenRowsOut } from './read-overrides';
+import { dropAddedFields, keepHiddenRowsOut, type AddedField } from './read-overrides';
 import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
 import { dropEmptyConditions } from './empty-conditions';
@@ -74,6 +74,8 @@ export interface PreparedCall {
     cursorSites: CursorSite[];
     /** Fields a write's `omit` leaves out, taken off the call and removed from its result (`write-omit.ts`). */
     omitted: string[];
+    /** Fields added to selections to keep the model's read rule, removed from the result (`read-overrides.ts`). */
+    added: readonly AddedField[];
     /** On SQLite, the fields the write computes (`{ increment }` …): kept within their type's range (`number-range.ts`). */
     computed: ComputedField[];
     /** The records the call lists for writing (`write-size.ts`). */
@@ -142,7 +144,8 @@ export function prepareCall(
         hasToOneTargets(registry, model, op.name, prepared);
     const checksLinks = !guarded && named === 'links';
     // nested reads and aggregates that would answer from rows the model's read rule hides (read-overrides.ts)
-    const { args: sent, omitted } = liftWriteOmit(model, op.name, keepHiddenRowsOut(registry, model, op.name, prepared));
+    const kept = keepHiddenRowsOut(registry, model, op.name, prepared);
+    const { args: sent, omitted } = liftWriteOmit(model, op.name, kept.args);
     const computed = providerOf(prisma) === 'sqlite' ? computedFields(registry, model, op.name, sent) : [];
     const findsOrCreatesKey = findsOrCreates(registry, model, op.name, sent);
     return {
@@ -156,6 +159,7 @@ export function prepareCall(
         orderSites,
         cursorSites,
         omitted,
+        added: kept.added,
         computed,
         writeRecords,
         filterValues: decoded.listed,
@@ -207,6 +211,7 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     // concrete fields ZenStack merges into delegate base records without their read rules
     removeHiddenFields(call.registry, call.model, result);
     dropOmitted(result, call.omitted);
+    dropAddedFields(result, call.added);
     return result;
 }
 

@@ -1,20 +1,36 @@
-import { isObject } from '../common/guards';
-import type { ModelDef, ModelRegistry } from '../common/model-registry';
+import { isObject, isPlainObject } from '../common/guards';
+import { uniqueConstraint, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { keepModelReadRule } from '../common/read-override';
 import type { Args } from './input';
 
 /**
- * Filters made only of fields with a read override, which ZenStack matches on rows the model's read rule hides
- * (`common/read-override.ts`), where the answer would show those rows:
- * - a nested read (`include: { emps: { where: { salary: { gt: 0 } } } }`): ZenStack returned the hidden
- *   related records whole; a top-level read drops them itself;
- * - a `count`, `aggregate` or `groupBy` that answers more than numbers of rows: a group key,
- *   `_min`/`_max`/`_sum`/`_avg`, `_count` of a field. A number of rows alone is left as ZenStack answers it:
- *   the rows whose overridden fields the user may read, which a read selecting only them lists too.
- * Those filters keep the model's read rule.
+ * Reads that ZenStack answers from rows the model's read rule hides because of fields with a read override
+ * (`salary Int @allow('read', true, true)`), where the answer would show what the user may not read:
+ * - a filter made only of overridden fields (`common/read-override.ts`):
+ *   - in a nested read (`include: { emps: { where: { salary: { gt: 0 } } } }`), ZenStack returned the hidden
+ *     related records whole; a top-level read drops them itself;
+ *   - in a `count`, `aggregate` or `groupBy` that answers more than numbers of rows: a group key,
+ *     `_min`/`_max`/`_sum`/`_avg`, `_count` of a field. A number of rows alone is left as ZenStack answers it:
+ *     the rows whose overridden fields the user may read, which a read selecting only them lists too;
+ * - a read (or `count`) selecting only overridden fields, which ZenStack runs on every row where they are readable,
+ *   and whose filter, order, cursor or `distinct` uses other fields: `emp.findMany({ where: { name: 'alice' },
+ *   select: { salary: true } })` told a hidden employee's name, and ordering by it with a cursor spelled it out
+ *   letter by letter. Ids are left out of this (they name the records the override shows: `findUnique` by id
+ *   selecting an overridden field reads it on any row, as ZenStack means it).
+ * Those reads keep the model's read rule: the filter gets an empty `AND` beside its conditions, and the selection
+ * one field without an override, taken out of the result again (`dropAddedFields`).
  */
 
 const VALUE_AGGREGATES = ['_min', '_max', '_sum', '_avg'];
+const FINDS: ReadonlySet<string> = new Set(['findMany', 'findFirst', 'findFirstOrThrow', 'findUnique', 'findUniqueOrThrow', 'count']);
+
+/** A field added to the selection of the read at `path` (relation names from the top), to be left out of the result. */
+export interface AddedField {
+    path: readonly string[];
+    field: string;
+}
+
+const NONE_ADDED: readonly AddedField[] = [];
 
 /** Whether the call answers anything beyond numbers of rows (`_count: true`, `_count: { _all: true }`). */
 function readsValues(opName: string, args: Args): boolean {
@@ -24,45 +40,117 @@ function readsValues(opName: string, args: Args): boolean {
     return opName === 'aggregate' && VALUE_AGGREGATES.some((agg) => isObject(args[agg]));
 }
 
-/** The `include`/`select` of `model` with each nested read's filter kept to the model's read rule; `shape` itself when nothing changes. */
-function keepNested(registry: ModelRegistry, model: ModelDef, shape: unknown): unknown {
+/** ZenStack's test: every field the read selects (`true` in `select`; else every scalar and the relations included) has a read override. */
+function selectsOnlyOverridden(model: ModelDef, select: unknown, include: unknown): boolean {
+    let names: string[];
+    if (isObject(select)) {
+        names = Object.keys(select).filter((k) => select[k] === true && model.fields.has(k));
+    } else {
+        names = [...model.scalars.keys()];
+        if (isObject(include)) names.push(...Object.keys(include).filter((k) => include[k] && model.relations.has(k)));
+    }
+    return names.length > 0 && names.every((n) => model.scalars.get(n)?.readOverride === true);
+}
+
+/** A field whose values on hidden rows tell nothing the override does not show: an id field, or one overridden itself. */
+function openField(model: ModelDef, name: string): boolean {
+    const field = model.scalars.get(name);
+    return !!field && (field.isId || field.readOverride);
+}
+
+/** Whether a filter or cursor names a field that is not open (a relation, a compound key of one, …). */
+function filtersByClosed(model: ModelDef, where: unknown): boolean {
+    if (!isObject(where)) return false;
+    for (const [key, value] of Object.entries(where)) {
+        if (key === 'AND' || key === 'OR' || key === 'NOT') {
+            if ((Array.isArray(value) ? value : [value]).some((item) => filtersByClosed(model, item))) return true;
+            continue;
+        }
+        const fields = model.scalars.has(key) ? [key] : (uniqueConstraint(model, key)?.fields ?? [key]);
+        if (!fields.every((f) => openField(model, f))) return true;
+    }
+    return false;
+}
+
+/** Whether the read's filter, cursor, order or `distinct` uses a field that is not open. */
+function usesClosedFields(model: ModelDef, args: Record<string, unknown>): boolean {
+    if (filtersByClosed(model, args.where) || filtersByClosed(model, args.cursor)) return true;
+    const orders = Array.isArray(args.orderBy) ? args.orderBy : [args.orderBy];
+    if (orders.some((o) => isObject(o) && Object.keys(o).some((k) => !openField(model, k)))) return true;
+    const distinct = Array.isArray(args.distinct) ? args.distinct : args.distinct === undefined ? [] : [args.distinct];
+    return distinct.some((d) => typeof d !== 'string' || !openField(model, d));
+}
+
+/**
+ * A read (top-level or nested, at `path`) that selects only overridden fields and filters, orders or pages by
+ * closed ones: the same read under the model's read rule (see above); `args` itself otherwise.
+ */
+function keepRuleOfSelection(model: ModelDef, args: Record<string, unknown>, path: readonly string[], added: AddedField[]): Record<string, unknown> {
+    if (!model.hasReadOverrides || !isObject(args.select) || !selectsOnlyOverridden(model, args.select, args.include) || !usesClosedFields(model, args)) {
+        return args;
+    }
+    const extra = model.idFields.find((f) => !f.readOverride) ?? [...model.scalars.values()].find((f) => !f.readOverride && !f.omitted);
+    if (!extra) return args;
+    added.push({ path, field: extra.name });
+    const out: Record<string, unknown> = { ...args, select: { ...args.select, [extra.name]: true } };
+    if (args.where !== undefined) out.where = keepModelReadRule(model, args.where);
+    return out;
+}
+
+/** The `include`/`select` of `model` with each nested read kept to the model's read rule as above; `shape` itself when nothing changes. */
+function keepNested(registry: ModelRegistry, model: ModelDef, shape: unknown, path: readonly string[], added: AddedField[]): unknown {
     if (!isObject(shape)) return shape;
     let out: Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(shape)) {
         const rel = model.relations.get(key);
         const target = rel && registry.models.get(rel.targetKey);
         if (!target || !isObject(value)) continue;
-        const next = keepReads(registry, target, value);
+        const next = keepReads(registry, target, value, [...path, key], added);
         if (next !== value) (out ??= { ...shape })[key] = next;
     }
     return out ?? shape;
 }
 
-function keepReads(registry: ModelRegistry, model: ModelDef, args: Record<string, unknown>): Record<string, unknown> {
-    const where = keepModelReadRule(model, args.where);
-    const include = keepNested(registry, model, args.include);
-    const select = keepNested(registry, model, args.select);
-    if (where === args.where && include === args.include && select === args.select) return args;
-    const out = { ...args, include, select, where };
-    for (const key of ['include', 'select', 'where'] as const) if (args[key] === undefined) delete out[key];
+function keepReads(registry: ModelRegistry, model: ModelDef, args: Record<string, unknown>, path: readonly string[], added: AddedField[]): Record<string, unknown> {
+    const kept = keepRuleOfSelection(model, args, path, added);
+    const where = keepModelReadRule(model, kept.where);
+    const include = keepNested(registry, model, kept.include, path, added);
+    const select = keepNested(registry, model, kept.select, path, added);
+    if (where === kept.where && include === kept.include && select === kept.select) return kept;
+    const out = { ...kept, include, select, where };
+    for (const key of ['include', 'select', 'where'] as const) if (kept[key] === undefined) delete out[key];
     return out;
 }
 
-/** `args` with the filters above kept to the model's read rule; `args` itself when nothing changes. */
-export function keepHiddenRowsOut(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): Args {
+/** `args` with the reads above kept to the model's read rule (`args` itself when nothing changes), and the fields added to selections. */
+export function keepHiddenRowsOut(registry: ModelRegistry, model: ModelDef, opName: string, args: Args): { args: Args; added: readonly AddedField[] } {
     // most schemas have no read override: nothing to walk
-    if (!registry.hasReadOverrides) return args;
-    let out = args;
-    const include = keepNested(registry, model, args.include);
-    const select = keepNested(registry, model, args.select);
-    if (include !== args.include || select !== args.select) {
-        out = { ...args };
+    if (!registry.hasReadOverrides) return { args, added: NONE_ADDED };
+    const added: AddedField[] = [];
+    let out = FINDS.has(opName) ? (keepRuleOfSelection(model, args, [], added) as Args) : args;
+    const include = keepNested(registry, model, out.include, [], added);
+    const select = keepNested(registry, model, out.select, [], added);
+    if (include !== out.include || select !== out.select) {
+        out = { ...out };
         if (include !== undefined) out.include = include;
         if (select !== undefined) out.select = select;
     }
-    if (model.hasReadOverrides && ['count', 'aggregate', 'groupBy'].includes(opName) && readsValues(opName, args)) {
-        const where = keepModelReadRule(model, args.where);
-        if (where !== args.where) out = { ...out, where };
+    if (model.hasReadOverrides && ['count', 'aggregate', 'groupBy'].includes(opName) && (readsValues(opName, args) || usesClosedFields(model, args))) {
+        const where = keepModelReadRule(model, out.where);
+        if (where !== out.where) out = { ...out, where };
     }
-    return out;
+    return { args: out, added };
+}
+
+/** Takes the fields `keepHiddenRowsOut` added to selections out of a read's result. */
+export function dropAddedFields(result: unknown, added: readonly AddedField[]): void {
+    for (const { path, field } of added) dropAt(result, path, field);
+}
+
+function dropAt(value: unknown, path: readonly string[], field: string): void {
+    for (const record of Array.isArray(value) ? value : [value]) {
+        if (!isPlainObject(record)) continue;
+        if (path.length === 0) delete record[field];
+        else dropAt(record[path[0]], path.slice(1), field);
+    }
 }
