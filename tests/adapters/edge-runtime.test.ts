@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { Hono } from 'hono';
-import { createApp, createRouter, toWebHandler } from 'h3';
+import { createApp, createRouter, defineEventHandler, readBody, toWebHandler, type H3Event } from 'h3';
 import { Elysia } from 'elysia';
 import path from 'node:path';
 import { createFetchHandler } from '../../src/adapters/fetch';
@@ -180,6 +180,24 @@ describe('on an edge runtime (no Buffer, process or require)', () => {
         expect(compound.map((a) => a.status)).toEqual([201, 200, 200, 200]);
         expect(compound[0].body.data.id).toBe('sci%5Ffi_en');
         expect(compound[3].body.data).toMatchObject({ key: 'sci_fi', lang: 'en', label: 'Science fiction' });
+    });
+
+    it("Nuxt/h3 under toWebHandler: h3's readBody(event) gets the body before the adapter (in getPrisma) and after it", async () => {
+        const seen: unknown[] = [];
+        const echo = async (ctx: { requestBody: unknown }) => ({ status: 201, body: ctx.requestBody });
+        const api = edge.createEventHandler({ modelMeta: {}, logger: null, handler: echo, getPrisma: async (event: H3Event) => {
+                seen.push(['getPrisma', await readBody(event)]);
+                return {};
+            },
+        });
+        const app = createApp().use('/api', defineEventHandler(async (event) => {
+            const answer = await api(event);
+            seen.push(['after', await readBody(event)]);
+            return answer;
+        }));
+        const res = await toWebHandler(app)(new Request('http://localhost/api/post/create', { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } }));
+        expect({ status: res.status, body: await res.json() }).toEqual({ status: 201, body: { a: 1 } });
+        expect(seen).toEqual([['getPrisma', { a: 1 }], ['after', { a: 1 }]]);
     });
 
     it('the framework adapters (Next app router, SvelteKit, Hono, Nuxt/h3, Elysia, TanStack Start) serve both protocols', async () => {

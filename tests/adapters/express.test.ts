@@ -41,6 +41,18 @@ describeAdapter(
             expect(res.body.wrapped.data.title).toBe('kept');
         });
 
+        it('with sendResponse: false, the error handler leaves a body-parser refusal in res.locals too, and calls next()', async () => {
+            const f = fixture();
+            const api = ZenStackMiddleware({ ...f.common, sendResponse: false, getPrisma: () => f.getPrisma(undefined) });
+            const app = express();
+            app.use(express.json());
+            app.use('/api', api, api.errorHandler, (_req: express.Request, res: express.Response) => {
+                res.status(res.locals.status).json({ envelope: res.locals.body });
+            });
+            const res = await request(app).post('/api/post/create').set('content-type', 'application/json').send('{bad');
+            expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { envelope: { error: { message: 'invalid JSON in request body' } } } });
+        });
+
         it('the error handler leaves unrelated errors to the application', async () => {
             const f = fixture();
             const api = ZenStackMiddleware({ ...f.common, getPrisma: () => f.getPrisma(undefined) });

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import Fastify, { type FastifyRouterOptions } from 'fastify';
 import { ZenStackFastifyPlugin } from '../../src/adapters/fastify';
+import type { HandleRequestFn } from '../../src/types';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER } from './support/fixture';
 import { expectCompressedBodyRefused } from './support/compressed';
 import { describeAdapter } from './support/scenario';
@@ -148,6 +149,35 @@ describeAdapter(
                 expect(await f.schema.prisma.allTypes.count({ where: { ownerId: alice.id } })).toBe(1000);
             } finally {
                 await f.schema.cleanup();
+            }
+        });
+
+        it("bodyLimit: Infinity lifts the limit on the plugin's routes, the application's included", async () => {
+            const echo = (async (ctx: { requestBody: unknown }) => ({ status: 200, body: ctx.requestBody })) as unknown as HandleRequestFn;
+            const app = Fastify({ bodyLimit: 1024 });
+            await app.register(ZenStackFastifyPlugin, { prefix: '/api', modelMeta: {} as never, logger: null, bodyLimit: Infinity, handler: echo, getPrisma: () => ({}) });
+            try {
+                await app.ready();
+                const body = { text: 'x'.repeat(2 * 1024 * 1024) };
+                const res = await supertestHarness(app.server).send({ method: 'POST', url: '/api/any', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+                expect({ status: res.status, length: res.body?.text?.length }).toEqual({ status: 200, length: body.text.length });
+            } finally {
+                await app.close();
+            }
+        });
+
+        it('bodyLimit: 0 refuses every body (Fastify takes a parser limit of 0 for the application\'s)', async () => {
+            const echo = (async (ctx: { requestBody: unknown }) => ({ status: 200, body: ctx.requestBody ?? 'none' })) as unknown as HandleRequestFn;
+            const app = Fastify();
+            await app.register(ZenStackFastifyPlugin, { prefix: '/api', modelMeta: {} as never, logger: null, bodyLimit: 0, handler: echo, getPrisma: () => ({}) });
+            try {
+                await app.ready();
+                const res = await supertestHarness(app.server).send({ method: 'POST', url: '/api/any', headers: { 'content-type': 'application/json' }, body: '1' });
+                expect([res.status, res.body?.error?.message]).toEqual([413, expect.stringMatching(/0 bytes/)]);
+                const empty = await supertestHarness(app.server).send({ method: 'POST', url: '/api/any' });
+                expect([empty.status, empty.body]).toEqual([200, 'none']);
+            } finally {
+                await app.close();
             }
         });
 

@@ -191,4 +191,20 @@ describeAdapter('fetch base adapter (createFetchHandler)', async (f) => fetchApp
         expect((await handler(new Request(`http://localhost/post/count?${queryOf(16 * 1024)}`))).status).toBe(200);
         expect((await handler(new Request(`http://localhost/post/count?${queryOf(16 * 1024 + 1)}`))).status).toBe(414);
     });
+
+    it('bodyLimit and queryLimit: Infinity turn the limits off, as documented; a negative or NaN limit is refused when created', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const handler = createFetchHandler({ ...f.common, bodyLimit: Infinity, queryLimit: Infinity, handler: f.rpc, getPrisma: () => f.getPrisma(String(alice)) });
+        // streamed (no Content-Length), padded with JSON whitespace past the default 1 MiB
+        const body = JSON.stringify({ data: { title: 'no limit', authorId: alice } }) + ' '.repeat(1024 * 1024 + 1);
+        const created = await handler(new Request('http://localhost/post/create', { method: 'POST', body, headers: { 'content-type': 'application/json' } }));
+        expect(created.status).toBe(201);
+        const query = `q=${encodeURIComponent(JSON.stringify({ where: { title: 'q'.repeat(16 * 1024) } }))}`;
+        expect((await handler(new Request(`http://localhost/post/count?${query}`))).status).toBe(200);
+        for (const limit of [-1, NaN, '1' as never]) {
+            expect(() => createFetchHandler({ getPrisma: () => f.getPrisma(undefined), bodyLimit: limit })).toThrow(/"bodyLimit" must be a non-negative number of bytes \(Infinity: no limit\)/);
+            expect(() => createFetchHandler({ getPrisma: () => f.getPrisma(undefined), queryLimit: limit })).toThrow(/"queryLimit" must be a non-negative number of characters \(Infinity: no limit\)/);
+        }
+    });
 });

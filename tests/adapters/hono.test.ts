@@ -111,6 +111,26 @@ describeAdapter('hono adapter', async (f) => honoHarness(honoApp(f)), {}, ({ fix
         expect((await post(large, { 'x-read-body': '1' })).status).toBe(413);
     });
 
+    it('a middleware may read the body through Hono after the adapter served it (await next(), then ctx.req.json()), as with 2.x; the limit still applies', async () => {
+        const f = fixture();
+        const { alice } = await seed();
+        const app = new Hono();
+        const seen: unknown[] = [];
+        app.use('*', async (ctx, next) => {
+            await next();
+            if (ctx.res.status === 201) seen.push(await ctx.req.json(), await ctx.req.text());
+        });
+        app.use('/api/*', createHonoHandler({ ...f.common, getPrisma: () => f.getPrisma(String(alice)) }));
+        const post = (body: string) => app.request('/api/post/create', { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+        const body = JSON.stringify({ data: { title: 'read after the adapter', authorId: alice } });
+        const res = await post(body);
+        expect(res.status).toBe(201);
+        expect((await res.json()).data.title).toBe('read after the adapter');
+        expect(seen).toEqual([JSON.parse(body), body]);
+        // the adapter still reads the stream itself, within the limit (no Content-Length here)
+        expect((await post(JSON.stringify({ data: { title: 'x'.repeat(BODY_LIMIT), authorId: alice } }))).status).toBe(413);
+    });
+
     it('headers and cookies set on the context first (an earlier middleware, getPrisma) are on the answer, as with 2.x; status, content type and body stay ours', async () => {
         const f = fixture();
         const { alice, draft, bob } = await seed();

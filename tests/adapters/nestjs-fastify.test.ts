@@ -127,4 +127,9 @@ describe('nestjs adapter on the Fastify platform (#2048)', () => {
         const down = await get('maintenance');
         expect([down.status, down.body, down.headers['retry-after']]).toEqual([503, { error: { message: 'down for maintenance' } }, undefined]);
     });
+
+    it("a custom handler's response header that cannot be sent is a generic 500, not a request left hanging", async () => {
+        const res = await request(url('bare')).get('/bad-header/post/findMany').timeout(5000);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { error: { message: 'an unexpected error occurred' } } });
+    });
 });

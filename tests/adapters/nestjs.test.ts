@@ -150,6 +150,14 @@ describeScenario("nestjs adapter (ZenStackModule + ApiHandlerService, Nest's bod
         expect([nothing.status, nothing.text, headerOf(nothing.headers, 'content-type')]).toEqual([200, '', undefined]);
     });
 
+    it("a custom handler's response header that cannot be sent is a logged, generic 500, as in every adapter", async () => {
+        const logged = async () => (await request(base('parsed')).get('/__raw/errors')).body as string[];
+        const before = (await logged()).length;
+        const res = await supertestHarness(base('plain')).send({ method: 'GET', url: '/custom/bad-header/anything' });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { error: { message: 'an unexpected error occurred' } } });
+        expect((await logged()).slice(before)).toEqual([expect.stringMatching(/invalid response header/)]);
+    });
+
     it('ApiHandlerService serves a REQUEST that is a plain object (an app unit-testing it with a stand-in HTTP adapter)', async () => {
         const { alice } = await seed();
         const app = supertestHarness(base('parsed'));

@@ -1,6 +1,9 @@
+import { once } from 'node:events';
 import http from 'node:http';
-import { createApp, createRouter, defineEventHandler, readBody, toNodeListener, useBase } from 'h3';
+import { createApp, createRouter, defineEventHandler, readBody, toNodeListener, toWebHandler, useBase } from 'h3';
+import request from 'supertest';
 import { createEventHandler } from '../../src/adapters/nuxt';
+import type { HandleRequestFn } from '../../src/types';
 import { RPC_PREFIX, REST_PREFIX, USER_HEADER, type AdapterFixture } from './support/fixture';
 import { describeAdapter } from './support/scenario';
 import { supertestHarness } from './support/supertest';
@@ -149,4 +152,66 @@ describeAdapter('nuxt (h3) adapter', async (f) => supertestHarness(http.createSe
         expect(res.body.data.title).toBe('read by getPrisma');
         expect(seen).toEqual([body]);
     }, 15000);
+});
+
+describe("nuxt (h3) adapter: h3's body readers before and after it, as with 2.x (which read the body with readBody)", () => {
+    /** A custom handler echoing the body it was given; the client is a stub (the handler never reaches it). */
+    const echo = (async (ctx: { requestBody: unknown }) => ({ status: 201, body: ctx.requestBody ?? null })) as unknown as HandleRequestFn;
+    const post = (body: string) => ({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+    it("under toWebHandler (Bun, Deno, Workers), getPrisma may read the body with readBody(event): the adapter takes h3's value", async () => {
+        const seen: unknown[] = [];
+        const app = createApp();
+        app.use('/api', createEventHandler({ modelMeta: {} as never, logger: null, handler: echo, getPrisma: async (event) => {
+                seen.push(await readBody(event));
+                return {};
+            },
+        }));
+        const res = await toWebHandler(app)(new Request('http://localhost/api/post/create', post('{"a":1}')));
+        expect({ status: res.status, body: await res.json() }).toEqual({ status: 201, body: { a: 1 } });
+        expect(seen).toEqual([{ a: 1 }]);
+    });
+
+    it('readBody(event) after the adapter served a POST gets the body, on Node and under toWebHandler (the adapter leaves its copy to h3)', async () => {
+        const seen: unknown[] = [];
+        const api = createEventHandler({ modelMeta: {} as never, logger: null, handler: echo, getPrisma: () => ({}) });
+        const router = createRouter();
+        router.use('/api/**', defineEventHandler(async (event) => {
+            const answer = await api(event);
+            seen.push(await readBody(event));
+            return answer;
+        }));
+        const app = createApp().use(router);
+        const res = await request(http.createServer(toNodeListener(app))).post('/api/post/create').set('content-type', 'application/json').send('{"a":1}').timeout(5000);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 201, body: { a: 1 } });
+        const web = await toWebHandler(app)(new Request('http://localhost/api/post/create', post('{"b":2}')));
+        expect({ status: web.status, body: await web.json() }).toEqual({ status: 201, body: { b: 2 } });
+        expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
+    });
+
+    it('a streamed body over the limit is cut off with 413 on Node; readBody(event) after the adapter gets that refusal instead of waiting for ever', async () => {
+        const refusals: unknown[] = [];
+        const api = createEventHandler({ modelMeta: {} as never, logger: null, bodyLimit: 100, handler: echo, getPrisma: () => ({}) });
+        const app = createApp().use('/api', defineEventHandler(async (event) => {
+            const answer = await api(event);
+            await readBody(event).catch((err: { statusCode?: number }) => refusals.push(err.statusCode));
+            return answer;
+        }));
+        const server = http.createServer(toNodeListener(app)).listen(0);
+        try {
+            await once(server, 'listening');
+            // chunked, without a Content-Length: the adapter reads the stream and stops at the limit
+            const req = http.request({ port: (server.address() as { port: number }).port, method: 'POST', path: '/api/post/create', headers: { 'content-type': 'application/json' } });
+            req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')));
+            req.write(`{"a":"${'x'.repeat(200)}`);
+            setTimeout(() => req.end(`${'x'.repeat(200)}"}`), 50);
+            const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+            let text = '';
+            for await (const chunk of res) text += String(chunk);
+            expect({ status: res.statusCode, body: JSON.parse(text) }).toEqual({ status: 413, body: { error: { message: 'request body exceeds the limit of 100 bytes' } } });
+            expect(refusals).toEqual([413]);
+        } finally {
+            server.close();
+        }
+    });
 });

@@ -1,8 +1,9 @@
-import type { ErrorRequestHandler, Handler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Handler, NextFunction, Request, Response } from 'express';
 import { handleNodeRequest, writeNodeResponse, type FrameworkSend } from '../node/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { splitUrl } from '../shared/request';
+import type { Response as ApiResponse } from '../../types';
 
 /** Express middleware options (as in `@zenstackhq/server/express`, plus `bodyLimit`). */
 export interface MiddlewareOptions extends CommonAdapterOptions {
@@ -20,7 +21,8 @@ export type ZenStackExpressMiddleware = Handler & {
     /**
      * Mount right after the middleware (`app.use('/api', api, api.errorHandler)`) when `express.json()` runs
      * before it: a malformed or oversized body rejected by body-parser is then answered in the API's error
-     * format (400/413) instead of Express's HTML error page. Other errors are passed on.
+     * format (400/413) instead of Express's HTML error page (with `sendResponse: false`, stored in `res.locals`
+     * as any other answer, and `next()` called). Other errors are passed on.
      */
     errorHandler: ErrorRequestHandler;
 };
@@ -53,29 +55,32 @@ export function ZenStackMiddleware(options: MiddlewareOptions): ZenStackExpressM
     requireFunction(options?.getPrisma, 'getPrisma', 'ZenStackMiddleware');
     const adapter = resolveAdapter(options, 'ZenStackMiddleware');
 
+    /** Sends the response, or with `sendResponse: false` leaves it in `res.locals` for the next middleware. */
+    const answer = (req: Request, res: Response, next: NextFunction, response: ApiResponse) => {
+        if (options.sendResponse === false) {
+            Object.assign(res.locals, { status: response.status, body: response.body, headers: response.headers });
+            next();
+        } else {
+            writeNodeResponse(adapter, res, response, expressSend(req, res));
+        }
+    };
+
     const middleware: Handler = (req, res, next) => {
         // Inside a mounted middleware, `req.url` is relative to the mount point.
         const { pathname, search } = splitUrl(req.url);
         handleNodeRequest(adapter, req, { path: pathname, search, getPrisma: () => options.getPrisma(req, res) })
-            .then((response) => {
-                if (options.sendResponse === false) {
-                    Object.assign(res.locals, { status: response.status, body: response.body, headers: response.headers });
-                    next();
-                } else {
-                    writeNodeResponse(adapter, res, response, expressSend(req, res));
-                }
-            })
+            .then((response) => answer(req, res, next, response))
             .catch(next);
     };
 
-    const errorHandler: ErrorRequestHandler = (err, _req, res, next) => {
+    const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
         const type = (err as { type?: unknown })?.type;
         const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
         if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(BODY_PARSER_MESSAGES, type) || typeof status !== 'number' || status < 400 || status > 499 || res.headersSent) {
             next(err);
             return;
         }
-        writeNodeResponse(adapter, res, renderAdapterError(adapter.handler, status, BODY_PARSER_MESSAGES[type]));
+        answer(req, res, next, renderAdapterError(adapter.handler, status, BODY_PARSER_MESSAGES[type]));
     };
 
     return Object.assign(middleware, { errorHandler });

@@ -123,7 +123,9 @@ const plugin: FastifyPluginCallback<PluginOptions> = (fastify, options, done) =>
     // Parsed here, in the parser, so that the application's hooks and `getPrisma` see the JSON value on
     // `request.body` as they would with Fastify's own parser; a refusal goes to the error handler below.
     fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: adapter.bodyLimit }, (request, body, next) => {
-        const result = unsupportedEncoding(request.headers['content-encoding']) ?? parseJsonBytes(body as Buffer);
+        // Fastify takes a parser limit of 0 for the application's: a body longer than that is refused here
+        const result =
+            (body as Buffer).length > adapter.bodyLimit ? tooLarge(adapter.bodyLimit) : (unsupportedEncoding(request.headers['content-encoding']) ?? parseJsonBytes(body as Buffer));
         if (result.ok) {
             next(null, result.value);
         } else {

@@ -57,21 +57,24 @@ export function knownBody(request: Request, limit: number): BodyResult | undefin
     return request.body === null ? EMPTY_BODY : bodyFromHead(request.method, request.headers, limit);
 }
 
+/** Why a web request whose body something consumed without leaving a copy cannot be served (a logged 500). */
+export const BODY_ALREADY_READ_MESSAGE =
+    'the request body was already read (by getPrisma, or by another handler before the ZenStack adapter); ' +
+    'read a copy instead (`await request.clone().json()`)';
+
 /**
  * The JSON body of a Fetch `Request`, within `limit` bytes. Whatever the content type (JSON:API's
- * `application/vnd.api+json` included), a non-empty body must be JSON.
+ * `application/vnd.api+json` included), a non-empty body must be JSON. `keep` receives the bytes read, for a
+ * framework that hands them to whoever reads the body after the adapter (Hono's body cache).
  */
-export async function readFetchBody(request: Request, limit: number): Promise<BodyResult> {
+export async function readFetchBody(request: Request, limit: number, keep?: (bytes: Uint8Array) => void): Promise<BodyResult> {
     const known = knownBody(request, limit);
     const stream = request.body;
     if (known || stream === null) {
         return known ?? EMPTY_BODY;
     }
     if (request.bodyUsed) {
-        throw new Error(
-            'the request body was already read (by getPrisma, or by another handler before the ZenStack adapter); ' +
-                'read a copy instead (`await request.clone().json()`)',
-        );
+        throw new Error(BODY_ALREADY_READ_MESSAGE);
     }
     let bytes: Uint8Array | 'too-large';
     try {
@@ -79,7 +82,11 @@ export async function readFetchBody(request: Request, limit: number): Promise<Bo
     } catch {
         return BODY_NOT_READ;
     }
-    return bytes === 'too-large' ? tooLarge(limit) : parseJsonBytes(bytes);
+    if (bytes === 'too-large') {
+        return tooLarge(limit);
+    }
+    keep?.(bytes);
+    return parseJsonBytes(bytes);
 }
 
 /** Checks the size of a body another layer has already buffered, then parses it. */

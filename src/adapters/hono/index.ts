@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { parseBufferedBody, readFetchBody } from '../fetch/body';
 import { pathnameOf, serveFetchRequest } from '../fetch/serve';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
-import { normalizePrefix, stripPrefix, withoutLeadingSlash } from '../shared/request';
+import { normalizePrefix, stripPrefix, withoutLeadingSlash, type BodyResult } from '../shared/request';
 
 /** Options of the Hono middleware (as in `@zenstackhq/server/hono`, plus `bodyLimit` and `prefix`). */
 export interface HonoOptions extends CommonAdapterOptions {
@@ -58,6 +58,24 @@ function isExceptionWithResponse(err: unknown): boolean {
 }
 
 /**
+ * The body, read through Hono's body cache as 2.x's `ctx.req.json()` read it. Read after getPrisma: when it (or an
+ * earlier middleware) read the body through Hono (`await ctx.req.json()`), the request's stream is used up and Hono
+ * keeps a copy, which is taken. Otherwise the stream is read within `limit` and the bytes are left in that cache, for
+ * whoever reads the body after the adapter (a middleware's `await ctx.req.json()` once `next()` returns).
+ */
+async function readThroughHono(ctx: Context, limit: number): Promise<BodyResult> {
+    const req = ctx.req;
+    if (req.raw.bodyUsed || Object.keys(req.bodyCache).length > 0) {
+        return parseBufferedBody(await req.arrayBuffer(), limit);
+    }
+    return readFetchBody(req.raw, limit, (bytes) => {
+        // as Hono caches a body it read: a promise (its types say a value) of an ArrayBuffer, from which it also
+        // makes `json()` and `text()`; a copy, as the bytes may be a view into a larger buffer (a Node `Buffer`)
+        req.bodyCache.arrayBuffer = Promise.resolve(new Uint8Array(bytes).buffer) as unknown as ArrayBuffer;
+    });
+}
+
+/**
  * A Hono middleware serving the API: `app.use('/api/*', createHonoHandler({ getPrisma: (ctx) => … }))`.
  * Works on every runtime Hono runs on (the body is read from the web-standard request).
  */
@@ -74,9 +92,7 @@ export function createHonoHandler(options: HonoOptions): MiddlewareHandler {
             return;
         }
         const path = withoutLeadingSlash(rest);
-        // Read after getPrisma: when it (or an earlier middleware) read the body through Hono (`await ctx.req.json()`),
-        // the request's stream is used up, and Hono keeps a copy.
-        const readBody = async () => (ctx.req.raw.bodyUsed ? parseBufferedBody(await ctx.req.arrayBuffer(), adapter.bodyLimit) : readFetchBody(ctx.req.raw, adapter.bodyLimit));
+        const readBody = () => readThroughHono(ctx, adapter.bodyLimit);
         const res = await serveFetchRequest(adapter, ctx.req.raw, { path, readBody, rethrow: isExceptionWithResponse, getPrisma: () => options.getPrisma(ctx) });
         // Built by the context, as 2.x's `ctx.json()` was: Hono adds the headers set on it before (`ctx.header()`,
         // `setCookie(ctx, …)` in getPrisma or an earlier middleware) to ours; a response built apart would drop them.

@@ -69,8 +69,9 @@ export class ApiHandlerService {
 
     private reply(adapter: ResolvedAdapter, response: Response): unknown {
         const wire = toWire(adapter, response);
-        // a body `toWire` could not serialize was replaced by a 500 error
-        const body = wire.status === response.status ? response.body : JSON.parse(wire.body ?? 'null');
+        // the handler's body, or the 500 error `toWire` put in its place (a body it could not serialize, a header no
+        // server could send)
+        const body = wire.body === undefined ? response.body : wire.value;
         const res = (this.request as PlatformRequest).res;
         const httpAdapter = this.httpAdapterHost.httpAdapter;
         if (wire.status >= 400) {

@@ -29,7 +29,7 @@ export function isCutOff(req: IncomingMessage): boolean {
 }
 
 /** Reads the rest of a Node request stream up to `limit` bytes. */
-function readStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+export function readNodeStream(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
     if (isCutOff(req)) {
         return Promise.resolve('aborted');
     }
@@ -96,7 +96,7 @@ export async function readNodeBody(req: NodeRequest, limit: number): Promise<Bod
     if (declared !== undefined && declared > limit) {
         return tooLarge(limit);
     }
-    const bytes = await readStream(req, limit);
+    const bytes = await readNodeStream(req, limit);
     if (bytes === 'too-large') {
         return tooLarge(limit);
     }

@@ -1,11 +1,11 @@
-import { defineEventHandler, getRequestURL, toWebRequest, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
-import { readFetchBody } from '../fetch/body';
-import { isCutOff } from '../node/body';
+import { createError, defineEventHandler, getRequestURL, readRawBody, type EventHandler, type EventHandlerRequest, type H3Event } from 'h3';
+import { BODY_ALREADY_READ_MESSAGE, parseBufferedBody, readLimited } from '../fetch/body';
+import { isCutOff, readNodeStream, type NodeRequest } from '../node/body';
 import { serveFetchRequest, toFetchResponse, unmatchedPathResponse } from '../fetch/serve';
 import { renderAdapterError } from '../shared/errors';
 import { requireFunction, resolveAdapter, type CommonAdapterOptions } from '../shared/options';
 import { toWire } from '../shared/pipeline';
-import { BODY_NOT_READ, EMPTY_BODY, safeDecodeSegment, splitUrl } from '../shared/request';
+import { BODY_NOT_READ, EMPTY_BODY, fromParsedBody, parseJsonBytes, safeDecodeSegment, splitUrl, tooLarge, type BodyResult } from '../shared/request';
 
 /** Options of the Nuxt (h3) event handler (as in `@zenstackhq/server/nuxt`, plus `bodyLimit`). */
 export interface HandlerOptions extends CommonAdapterOptions {
@@ -15,6 +15,76 @@ export interface HandlerOptions extends CommonAdapterOptions {
 
 /** The methods a web `Request` cannot be built with (Fetch standard, "forbidden method"). */
 const FETCH_FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** The methods h3 reads a body for (`readRawBody`, `toWebRequest`); it hands over none for the others. */
+const H3_PAYLOAD_METHODS = new Set(['PATCH', 'POST', 'PUT', 'DELETE']);
+/** Where h3 (1.x) keeps the value `readBody(event)` returned, on `event.node.req`. */
+const H3_PARSED_BODY = Symbol.for('h3ParsedBody');
+/** Where h3 (1.x) keeps the bytes it read from a Node request. */
+const H3_RAW_BODY = Symbol.for('h3RawBody');
+
+/** An h3 event's Node request (on other runtimes h3's stand-in), with what h3 or the platform left on it. */
+type H3NodeRequest = NodeRequest & { [H3_PARSED_BODY]?: unknown; [H3_RAW_BODY]?: unknown; rawBody?: unknown };
+
+/**
+ * Leaves what the adapter read where h3's readers look first, for those after it (a middleware that awaits
+ * `readBody(event)` once the adapter has answered): the bytes, or the refusal, instead of a used-up stream (on Node,
+ * h3 would wait for ever for its end).
+ */
+function keepForH3(event: H3Event, kept: Uint8Array | { status: number; message: string }): void {
+    let body: unknown = kept;
+    if (!(kept instanceof Uint8Array)) {
+        body = Promise.reject(createError({ statusCode: kept.status, message: kept.message }));
+        (body as Promise<never>).catch(() => undefined); // no unhandled rejection when no one reads it
+    }
+    // h3 reads `_requestBody` (a body, or a promise of one) before the request's own stream
+    (event as { _requestBody?: unknown })._requestBody = body;
+}
+
+/**
+ * The body of an h3 event, read so that h3's own readers see it too, as with 2.x (which read it with `readBody`):
+ * before the adapter (`await readBody(event)` in getPrisma), h3's copy; after it, the copy the adapter leaves
+ * (`keepForH3`); on Node and on the runtimes h3's `toWebHandler` serves (Bun, Deno, Workers). What the adapter reads
+ * itself is cut off at `limit`.
+ */
+async function readEventBody(event: H3Event, limit: number): Promise<BodyResult> {
+    const req = event.node.req as H3NodeRequest;
+    if (!H3_PAYLOAD_METHODS.has(event.method)) {
+        return EMPTY_BODY;
+    }
+    // a Node request whose client went away meanwhile (during getPrisma): its stream will not end
+    if (isCutOff(req)) {
+        return BODY_NOT_READ;
+    }
+    // where h3's readers take the body from, in their order
+    const source = event._requestBody || event.web?.request?.body || req[H3_RAW_BODY] || req.rawBody || req.body;
+    let read: Uint8Array | 'too-large' | 'aborted';
+    if (source instanceof ReadableStream) {
+        // a web runtime's stream: `readBody(event)` used it up and kept only its value there, which 2.x took
+        if (H3_PARSED_BODY in req) {
+            return fromParsedBody(req[H3_PARSED_BODY], limit, event.headers.get('content-type') ?? undefined);
+        }
+        if (event.web?.request?.bodyUsed) {
+            throw new Error(BODY_ALREADY_READ_MESSAGE);
+        }
+        read = await readLimited(source, limit).catch(() => 'aborted' as const);
+    } else if (source) {
+        // the copy h3 keeps (read before the adapter, on Node), or a body the platform handed over whole
+        const copy = await readRawBody(event, false).catch(() => null);
+        return copy === null ? BODY_NOT_READ : copy === undefined ? EMPTY_BODY : parseBufferedBody(copy, limit);
+    } else if ('__unenv__' in req) {
+        return EMPTY_BODY; // h3's stand-in for a Node request, with no body
+    } else {
+        read = await readNodeStream(req, limit);
+    }
+    if (read === 'too-large' || read === 'aborted') {
+        const failure = read === 'too-large' ? tooLarge(limit) : BODY_NOT_READ;
+        if (!failure.ok) keepForH3(event, failure);
+        return failure;
+    }
+    keepForH3(event, read);
+    return parseJsonBytes(read);
+}
 
 /**
  * How many leading segments of the path h3 routed on are the mount point: those before the `**` of a router
@@ -91,9 +161,7 @@ export function createEventHandler(options: HandlerOptions): EventHandler<EventH
             // parsed, which HTTP answers with a 400
             return toFetchResponse(toWire(adapter, renderAdapterError(adapter.handler, 400, 'invalid Host header')));
         }
-        // h3 streams the body from the Node request, and waits for ever on one whose client went away meanwhile
-        // (during getPrisma): the stream will not end
-        const readBody = () => (isCutOff(event.node.req) ? Promise.resolve(BODY_NOT_READ) : readFetchBody(toWebRequest(event), adapter.bodyLimit));
+        const readBody = () => readEventBody(event, adapter.bodyLimit);
         const getPrisma = () => options.getPrisma(event);
         return serveFetchRequest(adapter, head, forbidden ? { path, method: event.method, body: EMPTY_BODY, getPrisma } : { path, readBody, getPrisma });
     });

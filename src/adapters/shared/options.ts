@@ -10,9 +10,9 @@ export const DEFAULT_QUERY_LIMIT = 16 * 1024;
 
 /** Options shared by every adapter: those of `@zenstackhq/server` 2.x plus a body-size limit. */
 export interface CommonAdapterOptions extends AdapterBaseOptions {
-    /** Largest request body in bytes the adapter reads (default 1 MiB); a larger one is answered 413. */
+    /** Largest request body in bytes the adapter reads (default 1 MiB); a larger one is answered 413. `Infinity`: no limit. */
     bodyLimit?: number;
-    /** Longest query string in characters the adapter accepts (default 16 KiB); a longer one is answered 414. */
+    /** Longest query string in characters the adapter accepts (default 16 KiB); a longer one is answered 414. `Infinity`: no limit. */
     queryLimit?: number;
     /**
      * Refuse (403) a `POST` a browser sends from another site without a CORS preflight: one whose body is not
@@ -52,13 +52,14 @@ export function resolveAdapter(options: CommonAdapterOptions, adapterName: strin
     if (options.handler !== undefined && typeof options.handler !== 'function') {
         throw new TypeError(`${adapterName}: "handler" must be a function (e.g. RPCApiHandler() or RestApiHandler({ endpoint }))`);
     }
+    // `Infinity` (no limit) is a number of these too: every check is a comparison, which it never fails
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    if (typeof bodyLimit !== 'number' || !(bodyLimit >= 0) || !Number.isFinite(bodyLimit)) {
-        throw new TypeError(`${adapterName}: "bodyLimit" must be a non-negative number of bytes, got ${String(options.bodyLimit)}`);
+    if (typeof bodyLimit !== 'number' || !(bodyLimit >= 0)) {
+        throw new TypeError(`${adapterName}: "bodyLimit" must be a non-negative number of bytes (Infinity: no limit), got ${String(options.bodyLimit)}`);
     }
     const queryLimit = options.queryLimit ?? DEFAULT_QUERY_LIMIT;
-    if (typeof queryLimit !== 'number' || !(queryLimit >= 0) || !Number.isFinite(queryLimit)) {
-        throw new TypeError(`${adapterName}: "queryLimit" must be a non-negative number of characters, got ${String(options.queryLimit)}`);
+    if (typeof queryLimit !== 'number' || !(queryLimit >= 0)) {
+        throw new TypeError(`${adapterName}: "queryLimit" must be a non-negative number of characters (Infinity: no limit), got ${String(options.queryLimit)}`);
     }
     if (options.crossSiteProtection !== undefined && typeof options.crossSiteProtection !== 'boolean') {
         throw new TypeError(`${adapterName}: "crossSiteProtection" must be true or false, got ${String(options.crossSiteProtection)}`);

@@ -38,6 +38,19 @@ export interface WireResponse {
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const BODYLESS = new Set([204, 205, 304]);
 
+/** A header name: a token (RFC 9110, 5.1). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * What no header value may hold, as Node's HTTP server checks it (stricter than web `Headers`): a control character
+ * other than a tab (a CR or LF would split the response), or one beyond Latin-1.
+ */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** The first header no server could send (a custom handler's `{ 'x a': … }` or `{ 'x-a': 'a\nb' }`), if any. */
+function invalidHeader(headers: Record<string, string>): string | undefined {
+    return Object.keys(headers).find((name) => !HEADER_NAME.test(name) || INVALID_HEADER_VALUE.test(headers[name]));
+}
+
 /**
  * Carries an error thrown by `getPrisma` that is its framework's control flow (a redirect, an HTTP error the
  * framework answers itself) out of the pipeline; the base adapter rethrows `error` to the framework as it is.
@@ -141,13 +154,22 @@ export async function serveApiRequest(
     }
 }
 
-/** Serializes a handler response; a body that cannot be serialized becomes a logged 500. */
+/**
+ * Serializes a handler response; a header no server could send or a body that cannot be serialized becomes a
+ * logged, generic 500 (which every adapter writes, where a framework would throw mid-write or leave the request hanging).
+ */
 export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers ?? {})) {
         if (value !== undefined && value !== null) {
             headers[name.toLowerCase()] = String(value);
         }
+    }
+    const invalid = invalidHeader(headers);
+    if (invalid !== undefined) {
+        // the name only: the value may be a token or a cookie
+        log(adapter.logger, 'error', `the handler returned an invalid response header: ${JSON.stringify(invalid)}`, 'adapter-error');
+        return genericFailure(adapter);
     }
     // a 503 of a handler that did not say when to retry (one an application's own code answered, say)
     for (const [name, value] of Object.entries(retryHeaders(res.status) ?? {})) headers[name] ??= value;
@@ -160,7 +182,7 @@ export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
         text = JSON.stringify(res.body);
     } catch (err) {
         log(adapter.logger, 'error', `response body cannot be serialized: ${describeError(err)}`, 'serialize-error');
-        return serializationFailure(adapter);
+        return genericFailure(adapter);
     }
     if (text === undefined) {
         delete headers['content-type'];
@@ -170,13 +192,15 @@ export function toWire(adapter: ResolvedAdapter, res: Response): WireResponse {
     return { status: res.status, headers, body: text, value: res.body };
 }
 
-function serializationFailure(adapter: ResolvedAdapter): WireResponse {
+/** The generic 500, in the handler's format unless its `renderError` gives something that cannot be sent either. */
+function genericFailure(adapter: ResolvedAdapter): WireResponse {
     const fallback = renderAdapterError(adapter.handler, 500, INTERNAL_ERROR_MESSAGE);
     const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
     try {
         for (const [name, value] of Object.entries(fallback.headers ?? {})) {
             headers[name.toLowerCase()] = String(value);
         }
+        if (invalidHeader(headers) !== undefined) throw new Error('invalid header');
         return { status: 500, headers, body: JSON.stringify(fallback.body), value: fallback.body };
     } catch {
         const value = { error: { message: INTERNAL_ERROR_MESSAGE } };

@@ -114,6 +114,12 @@ async function createApp(f: AdapterFixture, bodyParser: boolean): Promise<INestA
             return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: 'hello' }), baseUrl: '/custom/text' });
         }
 
+        /** A custom handler answering a header no server could send (a line break in its value): a logged, generic 500. */
+        @All('bad-header/{*path}')
+        badHeader() {
+            return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: { ok: true }, headers: { 'x-a': 'a\nb' } }), baseUrl: '/custom/bad-header' });
+        }
+
         /** A custom handler answering `null`: Nest sends no body. */
         @All('null/{*path}')
         nothing() {

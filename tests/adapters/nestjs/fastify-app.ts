@@ -35,6 +35,17 @@ async function createApp(f: AdapterFixture, vndParser: boolean): Promise<NestFas
         }
     }
 
+    /** A custom handler answering a header no server could send (a line break in its value): a logged, generic 500. */
+    @Controller('bad-header')
+    class BadHeaderController {
+        constructor(@Inject(ApiHandlerService) private readonly api: ApiHandlerService) {}
+
+        @All('*')
+        handle() {
+            return this.api.handleRequest({ ...f.common, handler: async () => ({ status: 200, body: { ok: true }, headers: { 'x-a': 'a\nb' } }), baseUrl: '/bad-header' });
+        }
+    }
+
     @Controller('__raw')
     class RawController {
         @Post(':model/:op')
@@ -58,7 +69,7 @@ async function createApp(f: AdapterFixture, vndParser: boolean): Promise<NestFas
                 inject: [REQUEST],
             }),
         ],
-        controllers: [RpcController, RestController, RawController],
+        controllers: [RpcController, RestController, BadHeaderController, RawController],
         providers: [ApiHandlerService],
     })
     class AppModule {}
