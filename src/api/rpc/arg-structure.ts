@@ -203,7 +203,7 @@ function checkRelationWrite(c: Ctx, rel: RelationField, target: ModelDef, ops: u
                 break;
             case 'createMany':
                 if (!isObject(value)) fail(at, 'an object');
-                objects(value.data, `${at}.data`, (item, p) => checkData(c, target, item, p));
+                objects(value.data, `${at}.data`, (item, p) => checkManyRow(c, target, item, p));
                 break;
             case 'connect':
             case 'set':
@@ -290,6 +290,22 @@ function checkData(c: Ctx, model: ModelDef, data: unknown, path: string): void {
 }
 
 /**
+ * A row of a `createMany` (or `createManyAndReturn`, top level or nested): the model's fields alone, as Prisma's input
+ * has them. ZenStack 2.22 wrote relations given in one through a client without the access policy (a `connect`
+ * moved another user's post, a `create` made posts the rules refuse) and checked only the rows' own create rule.
+ */
+function checkManyRow(c: Ctx, model: ModelDef, row: unknown, path: string): void {
+    if (isObject(row)) {
+        for (const [key, value] of Object.entries(row)) {
+            if (value !== undefined && model.relations.has(key)) {
+                fail(`${path}.${key}`, `absent: createMany takes the fields of ${model.name}, not its relations (write those with create)`);
+            }
+        }
+    }
+    checkData(c, model, row, path);
+}
+
+/**
  * Throws a BadRequestError when `where`, nested read filters or write payloads are not shaped as Prisma requires.
  * `decimals` is what is left of the request's Decimal expansion (`checkDecimals`): shared by the operations of a
  * transaction; a fresh one for a single call.
@@ -320,7 +336,7 @@ export function checkArgStructure(
         checkData(c, model, args.create, 'create');
         checkData(c, model, args.update, 'update');
     } else if (opName === 'createMany' || opName === 'createManyAndReturn') {
-        objects(args.data, 'data', (item, p) => checkData(c, model, item, p));
+        objects(args.data, 'data', (item, p) => checkManyRow(c, model, item, p));
     } else if (args.data !== undefined || opName === 'create' || opName.startsWith('update')) {
         checkData(c, model, args.data, 'data');
     }

@@ -10,7 +10,7 @@ import { dropAddedFields, keepHiddenRowsOut, type AddedField } from './read-over
 import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
 import { dropEmptyConditions } from './empty-conditions';
-import { hideUnreadableTarget } from './hidden-target';
+import { hideUnreadableTarget, namesOneRecord, targetVisible } from './hidden-target';
 import { checkRelationOnlyTarget } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
 import type { DecimalBudget } from './arg-numbers';
@@ -203,10 +203,13 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     let result: unknown;
     // the arguments sent to the client, once rewritten (relation `set`s, …)
     const sent: { args?: Args } = {};
+    // in a PostgreSQL transaction a failed statement aborts it, and the record could not be looked up after a failure
+    // (a unique violation of an update's new id would tell that a record the user cannot read exists): before the write
+    const visibleBefore = inTransaction && providerOf(client) === 'postgresql' && namesOneRecord(call) ? await targetVisible(client, call) : undefined;
     try {
         result = await callClient(client, call, inTransaction, sent);
     } catch (err) {
-        throw await hideUnreadableTarget(client, call, sent.args ?? call.args, err);
+        throw await hideUnreadableTarget(client, call, sent.args ?? call.args, err, visibleBefore);
     }
     // concrete fields ZenStack merges into delegate base records without their read rules
     removeHiddenFields(call.registry, call.model, result);

@@ -1,6 +1,6 @@
 import { concreteRulesUnder, leavesUnder, onConcreteModel, type IdWhere, type WriteKind } from '../common/delegate-writes';
 import { BadRequestError, classifyError } from '../common/errors';
-import { isObject } from '../common/guards';
+import { isObject, isPlainObject } from '../common/guards';
 import type { ModelDef, ModelRegistry } from '../common/model-registry';
 import type { Args } from './input';
 import { findOperation } from './operations';
@@ -51,6 +51,12 @@ export function refuseUncheckedBaseWrites(registry: ModelRegistry, model: ModelD
             throw new BadRequestError(`"limit" is not offered on ${op} of ${model.name} records, whose concrete models have rules of their own: make it through each concrete model`);
         }
     }
+    if (args.limit !== undefined && model.delegated && (op === 'deleteMany' || (op === 'updateMany' && writesBaseRows(model, args.data)))) {
+        throw new BadRequestError(
+            `"limit" is not offered on ${op} of ${model.name} records${op === 'updateMany' ? ' writing fields of its base model' : ''}: ` +
+                `ZenStack 2.22 leaves it out there (it ${op === 'deleteMany' ? 'deletes' : 'updates'} every matching record); name the records in "where" instead`,
+        );
+    }
     walkWrites(registry, model, op, args, ({ relation, target, ops }) => {
         if (!target.discriminator) return;
         for (const nested of Object.keys(ops)) {
@@ -70,6 +76,15 @@ export function refuseUncheckedBaseWrites(registry: ModelRegistry, model: ModelD
             );
         }
     });
+}
+
+/**
+ * Whether an `updateMany` of a model in a `@@delegate` hierarchy writes rows of a base model: a field it inherits, or
+ * a base model's `@updatedAt`. ZenStack then updates the records found one by one, without the call's `limit`.
+ */
+function writesBaseRows(model: ModelDef, data: unknown): boolean {
+    if (model.updatedAtFields.some((f) => f.info.inheritedFrom)) return true;
+    return isPlainObject(data) && Object.keys(data).some((key) => !!model.fields.get(key)?.info.inheritedFrom);
 }
 
 type Run = (client: unknown, call: PreparedCall) => Promise<unknown>;

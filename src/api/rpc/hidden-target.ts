@@ -75,19 +75,31 @@ function mayRevealHiddenRecord(call: PreparedCall, args: Args, err: unknown): bo
     return kind === 'not-readable' && call.op.name === 'update' && writesNothing(call, args.data);
 }
 
-/**
- * The 404 a missing record of `call` gets, when its failure `err` concerns a record the user cannot read;
- * otherwise `err`. `args` are the arguments the client got (after the handler's rewrites).
- */
-export async function hideUnreadableTarget(client: unknown, call: PreparedCall, args: Args, err: unknown): Promise<unknown> {
-    if (!mayRevealHiddenRecord(call, args, err) || !hasOwn(call.args, 'where')) return err;
+/** Whether `call` (an `update` or `delete` naming its record) is one whose failure `hideUnreadableTarget` may hide. */
+export function namesOneRecord(call: PreparedCall): boolean {
+    return SINGLE_RECORD_WRITES.has(call.op.name) && hasOwn(call.args, 'where') && call.model.idFields.length > 0;
+}
+
+/** Whether the user can read the record `call` names, looked up on `client`; `undefined` when that cannot be told. */
+export async function targetVisible(client: unknown, call: PreparedCall): Promise<boolean | undefined> {
     const delegate = (client as Record<string, Record<string, unknown> | undefined>)[call.model.key];
     const findUnique = delegate?.findUnique as FindUnique | undefined;
-    if (typeof findUnique !== 'function' || call.model.idFields.length === 0) return err;
+    if (typeof findUnique !== 'function') return undefined;
     try {
-        const visible = await findUnique.call(delegate, { where: call.args.where, select: idSelect(call.model) });
-        return visible ? err : new RecordNotFoundError(`entity not found for model ${call.model.key}`);
+        return !!(await findUnique.call(delegate, { where: call.args.where, select: idSelect(call.model) }));
     } catch {
-        return err; // the check is best effort: the original answer stands
+        return undefined; // the check is best effort: the original answer stands
     }
+}
+
+/**
+ * The 404 a missing record of `call` gets, when its failure `err` concerns a record the user cannot read;
+ * otherwise `err`. `args` are the arguments the client got (after the handler's rewrites). `visibleBefore` is
+ * whether the user could read the record just before the write, when it was looked up then (in a PostgreSQL
+ * transaction, which the failure aborts: no look is possible after it); otherwise it is looked up now.
+ */
+export async function hideUnreadableTarget(client: unknown, call: PreparedCall, args: Args, err: unknown, visibleBefore?: boolean): Promise<unknown> {
+    if (!mayRevealHiddenRecord(call, args, err) || !namesOneRecord(call)) return err;
+    const visible = visibleBefore ?? (await targetVisible(client, call));
+    return visible === false ? new RecordNotFoundError(`entity not found for model ${call.model.key}`) : err;
 }
