@@ -75,6 +75,17 @@ describe('JSON:API', () => {
         expect(alice.body.included).toHaveLength(3);
     });
 
+    it('has no linkage either where the include reaches its record again (two posts of one author)', async () => {
+        const bob = await get('/post', { include: 'author.posts,author.profile', 'filter[authorId]': '1' });
+        expect(bob.body.data.map((p: { id: number }) => p.id)).toEqual([1, 2]);
+        const alice = bob.body.included.find((r: { type: string; id: number }) => r.type === 'user' && r.id === 1);
+        expect(alice.relationships.posts).not.toHaveProperty('data');
+        expect(alice.relationships.profile).not.toHaveProperty('data');
+        const own = await get('/post', { include: 'author.posts,author.profile', 'filter[authorId]': '1' }, ALICE);
+        const herself = own.body.included.find((r: { type: string; id: number }) => r.type === 'user' && r.id === 1);
+        expect([herself.relationships.posts.data.length, herself.relationships.profile.data]).toEqual([2, { type: 'profile', id: 1 }]);
+    });
+
     it('related and relationship endpoints answer 404 to others, without counting it, and the relationship to its owner', async () => {
         for (const path of ['/user/1/posts', '/user/1/profile', '/user/1/relationships/posts', '/user/1/relationships/profile', '/user/1/posts/1']) {
             for (const query of [{}, { 'page[offset]': '1' }] as Record<string, string>[]) {

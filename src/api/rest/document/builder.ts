@@ -57,6 +57,15 @@ function keysRead(r: RelationshipPlan, record: DbRecord): boolean {
     return r.fkFields !== undefined && !keysHidden(r, record);
 }
 
+/**
+ * Whether an included relationship of `record` gets linkage: the ORM loaded it, or (a to-one) its foreign keys tell it.
+ * A relation the ORM left out although it was asked for is one the user may not read (a field-level rule): no
+ * linkage, rather than an empty one that would claim it has no members.
+ */
+function linkageKnown(r: RelationshipPlan, record: DbRecord): boolean {
+    return record[r.name] !== undefined || (!r.isArray && keysRead(r, record));
+}
+
 /** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */
 function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined] {
     // an invalid date (a stored text no parser reads) is a null with no tag, as superjson writes it (a tagged null is 1970)
@@ -126,7 +135,7 @@ export class DocumentBuilder {
                 if (!r) continue;
                 const data = this.linkage(r, record, sub);
                 const entry = existing.relationships[name];
-                if (entry && entry.data === undefined) this.setLinkage(entry, r, record, data);
+                if (entry && entry.data === undefined && linkageKnown(r, record)) this.setLinkage(entry, r, record, data);
             }
         }
         this.queue.length = 0;
@@ -184,9 +193,7 @@ export class DocumentBuilder {
             }
             const entry: RelationshipObject = { links: { self: self + r.selfSuffix, related: self + r.relatedSuffix } };
             if (sub) {
-                // a relation the ORM left out although it was asked for is one the user may not read (a field-level
-                // rule): no linkage, rather than an empty one that would claim it has no members
-                if (record[r.name] !== undefined || (!r.isArray && keysRead(r, record))) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
+                if (linkageKnown(r, record)) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
             } else if (!r.isArray && (keysRead(r, record) || record[r.name] !== undefined)) {
                 // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
                 entry.data = this.toOne(r, record);
