@@ -35,8 +35,8 @@ export interface RelationshipPlan {
     linkKeys?: { local: readonly string[]; referenced: readonly string[] };
     /**
      * Included, it is read apart from the records that include it (see operations/read/to-one-apart.ts):
-     * a required to-one (owner side, no field-level read rule on the relation) to a model not everyone may
-     * read. ZenStack turns the target's read rule of such an include into a filter on the including records,
+     * a required to-one (owner side) to a model not everyone may read; one with a field-level read rule of its own
+     * is read apart too, where that rule is asked of ZenStack by one more read. ZenStack turns the target's read rule of such an include into a filter on the including records,
      * so `include` would drop readable records from the primary data. When its foreign keys are not the
      * target's resource id (`externalIdMapping`), its linkage is read apart too, included or not
      * (`linkageApart`).
@@ -116,7 +116,7 @@ function buildPlan(model: RestModel): ModelPlan {
     for (const [name, rel] of model.relationships) {
         const fkFields = fkFieldsOf(rel);
         const linkKeys = linkKeysOf(rel);
-        const loadedApart = linkKeys !== undefined && !rel.field.isOptional && !rel.field.readProtected && !rel.target.def.readableByAll;
+        const loadedApart = linkKeys !== undefined && !rel.field.isOptional && !rel.target.def.readableByAll;
         relationships.push({
             name,
             rel,

@@ -85,7 +85,14 @@ export async function readToOne(
     hiddenAsEmpty = false,
 ): Promise<{ parentRecord: DbRecord; related: DbRecord | null }> {
     const plan = planOf(parent).relationshipByName.get(rel.name);
-    if (plan?.loadedApart) {
+    // the parent as found before the nested read below, when that read may leave it out although it is there
+    let seen: DbRecord | undefined;
+    if (plan?.loadedApart && rel.field.readProtected) {
+        // a field-level rule decides whether the user may read the relation, which only ZenStack tells, through a nested
+        // read; that read leaves the parent out when the user may not read the target: the parent is looked for first
+        seen = (await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: idSelect(parent) })) ?? undefined;
+        if (!seen) throw notFound(parent, parentId);
+    } else if (plan?.loadedApart) {
         // read by its foreign keys: a nested read would hide the parent when the user may not read the target
         const keys = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), ...Object.fromEntries(plan.linkKeys!.local.map((f) => [f, true])) } });
         if (!keys) throw notFound(parent, parentId);
@@ -98,8 +105,10 @@ export async function readToOne(
     }
     // `true` when the projection is empty: the related record whole
     const nested = 'select' in projection || projection.include ? projection : true;
-    const found = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
+    const found = (await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } })) ?? seen;
     if (!found) throw notFound(parent, parentId);
+    // left out by a field-level rule; or, the parent left out, a target the user may not read, of a relation whose rule
+    // cannot then be told: hidden either way
     if (found[rel.name] === undefined) {
         if (hiddenAsEmpty) return { parentRecord: found, related: null };
         throw hiddenRelationship(parent, parentId, rel);

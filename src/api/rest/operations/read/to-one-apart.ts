@@ -35,9 +35,23 @@ function targetProjection(r: RelationshipPlan, sub: IncludeTree, fields: Fieldse
     return { ...projection, select: { ...select, ...Object.fromEntries(r.linkKeys!.referenced.map((f) => [f, true])) } };
 }
 
-/** Reads the targets of `r` for `records` by id and sets each record's relation field to its target or null. */
+/**
+ * The records of `model` among `records` whose relation `r` the user may read, when a field-level rule decides it:
+ * ZenStack tells it by a nested read alone, which leaves a record's relation out when the rule denies it, and the
+ * record itself out when the user may not read the target (then the rule cannot be told: not among them either).
+ */
+async function relationReadable(db: CrudContract, model: RestModel, r: RelationshipPlan, records: readonly DbRecord[]): Promise<Set<string>> {
+    const ids = model.idFields.map((f) => f.name);
+    const where = ids.length === 1 ? { [ids[0]]: { in: records.map((rec) => rec[ids[0]]) } } : { OR: records.map((rec) => Object.fromEntries(ids.map((f) => [f, rec[f]]))) };
+    const select = { ...Object.fromEntries(ids.map((f) => [f, true])), [r.name]: { select: Object.fromEntries(r.linkKeys!.referenced.map((f) => [f, true])) } };
+    const rows = (await delegate(db, model).findMany({ where, select })) as DbRecord[];
+    return new Set(rows.filter((row) => row[r.name] !== undefined).map((row) => whereKey({ id: ids.map((f) => row[f]) })));
+}
+
+/** Reads the targets of `r` for `records` (of `model`) by id and sets each record's relation field to its target or null. */
 async function readApart(
     db: CrudContract,
+    model: RestModel,
     r: RelationshipPlan,
     records: readonly DbRecord[],
     sub: IncludeTree,
@@ -61,12 +75,15 @@ async function readApart(
         for (const row of rows) found.set(whereKey({ id: names.map((n) => row[n]) }), row);
         await loadApart(db, target, rows, sub, fields, config, false);
     }
+    const readable = r.rel.field.readProtected ? await relationReadable(db, model, r, records) : undefined;
     for (const record of records) {
         const ids = linkedIds(r, record);
         const row = ids && found.get(whereKey({ id: ids }));
         // linkage follows the foreign keys when they are the target's id; else only a readable target gives it. Keys
-        // the user may not read tell nothing: no linkage, rather than a null claiming there is no link
-        if (row) record[r.name] = row;
+        // the user may not read tell nothing: no linkage, rather than a null claiming there is no link; nor does a
+        // relation whose field-level rule hides it
+        if (readable && !readable.has(whereKey({ id: model.idFields.map((f) => record[f.name]) }))) delete record[r.name];
+        else if (row) record[r.name] = row;
         else if (r.fkFields && !keysHidden(r, record)) record[r.name] = null;
         else delete record[r.name];
     }
@@ -93,7 +110,7 @@ export async function loadApart(
     if (primary) {
         const set = fields?.get(model.type);
         for (const r of plan.linkedApart) {
-            if (!include?.has(r.name) && (!set || set.has(r.name))) await readApart(db, r, records, NOTHING_INCLUDED, fields, config);
+            if (!include?.has(r.name) && (!set || set.has(r.name))) await readApart(db, model, r, records, NOTHING_INCLUDED, fields, config);
         }
     }
     if (!include || include.size === 0) return;
@@ -101,7 +118,7 @@ export async function loadApart(
         const r = plan.relationshipByName.get(name);
         if (!r) continue;
         if (r.loadedApart) {
-            await readApart(db, r, records, sub, fields, config);
+            await readApart(db, model, r, records, sub, fields, config);
             continue;
         }
         if (sub.size === 0) continue;
