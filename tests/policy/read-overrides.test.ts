@@ -133,6 +133,14 @@ describe('RPC reads selecting only overridden fields, filtered, ordered or paged
         expect(counted.body.data).toBe(1);
     });
 
+    it('relations selected beside them are read only from records Bob may read', async () => {
+        expect((await rpc('/emp/findMany', { select: { salary: true, dept: { select: { id: true } } } })).body.data).toEqual([{ salary: 50, dept: { id: 1 } }]);
+        const counted = await rpc('/dept/findUnique', { where: { id: 1 }, select: { emps: { select: { salary: true, dept: { select: { id: true } } } } } });
+        expect(counted.body.data).toEqual({ emps: [{ salary: 50, dept: { id: 1 } }] });
+        // a relation selected with `true` is one ZenStack counts itself: the rule holds there already
+        expect((await rpc('/emp/findMany', { select: { salary: true, dept: true } })).body.data).toEqual([{ salary: 50, dept: { id: 1 } }]);
+    });
+
     it('a nested read of them keeps the rule the same way', async () => {
         const res = await rpc('/dept/findUnique', { where: { id: 1 }, select: { emps: { where: { name: 'alice' }, select: { salary: true } } } });
         expect(res.body.data).toEqual({ emps: [] });

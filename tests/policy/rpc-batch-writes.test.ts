@@ -68,6 +68,10 @@ const IMAGES = delegateSchema(`
 model Image extends Asset {
   format String @default('png')
 }
+model Tag {
+  id Int @id
+  @@allow('all', true)
+}
 `);
 
 function delegateLimitTests(provider: Provider) {
@@ -90,20 +94,25 @@ function delegateLimitTests(provider: Provider) {
         ['deleteMany of the concrete model', 'DELETE', '/image/deleteMany', { where: {}, limit: 1 }],
         ['deleteMany of the base model', 'DELETE', '/asset/deleteMany', { where: {}, limit: 1 }],
         ['updateMany of a base field', 'PATCH', '/image/updateMany', { where: {}, data: { label: 'x' }, limit: 1 }],
+        // related to the hierarchy: ZenStack's delegate layer makes its deleteMany the same way
+        ['deleteMany of a model related to it', 'DELETE', '/user/deleteMany', { where: {}, limit: 1 }],
     ])('a limit ZenStack would leave out is refused, nothing written (%s)', async (_name, method, path, args) => {
         if (!s) return;
-        const before = await images();
+        const before = [await images(), await s.prisma.user.count()];
         const res = await rpcAs(s, { id: 1 }, method, path, args);
         expect(res.status).toBe(400);
-        expect(res.body.error.message).toMatch(/"limit" is not offered on (update|delete)Many of (Image|Asset) records/);
-        expect(await images()).toEqual(before);
+        expect(res.body.error.message).toMatch(/"limit" is not offered on (update|delete)Many of (Image|Asset|User) records/);
+        expect([await images(), await s.prisma.user.count()]).toEqual(before);
     });
 
-    it('a limit on fields of the concrete model alone still holds', async () => {
+    it('a limit on fields of the concrete model alone, or on a model apart from the hierarchy, still holds', async () => {
         if (!s) return;
         const res = await rpcAs(s, { id: 1 }, 'PATCH', '/image/updateMany', { where: {}, data: { format: 'gif' }, limit: 1 });
         expect([res.status, res.body.data]).toEqual([200, { count: 1 }]);
         expect((await images()).filter((i: { format: string }) => i.format === 'gif')).toHaveLength(1);
+        await s.prisma.tag.createMany({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+        const tags = await rpcAs(s, { id: 1 }, 'DELETE', '/tag/deleteMany', { where: {}, limit: 1 });
+        expect([tags.status, tags.body.data, await s.prisma.tag.count()]).toEqual([200, { count: 1 }, 2]);
     });
 }
 

@@ -169,6 +169,9 @@ export function prepareCall(
 
 type ClientMethod = (args: Args) => Promise<unknown>;
 
+/** Databases whose transaction a failed statement aborts (nothing runs in it after, until the rollback). */
+const ABORTING: ReadonlySet<string> = new Set(['postgresql', 'cockroachdb']);
+
 /**
  * The client's method for a call. The model key comes from the schema metadata and the method
  * name from the operation table, so nothing user-controlled is looked up on the client.
@@ -204,8 +207,9 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     // the arguments sent to the client, once rewritten (relation `set`s, …)
     const sent: { args?: Args } = {};
     // in a PostgreSQL transaction a failed statement aborts it, and the record could not be looked up after a failure
-    // (a unique violation of an update's new id would tell that a record the user cannot read exists): before the write
-    const visibleBefore = inTransaction && providerOf(client) === 'postgresql' && namesOneRecord(call) ? await targetVisible(client, call) : undefined;
+    // (a unique violation of an update's new id would tell that a record the user cannot read exists): before the write,
+    // unless every record is readable by all
+    const visibleBefore = inTransaction && ABORTING.has(providerOf(client)) && !call.model.readableByAll && namesOneRecord(call) ? await targetVisible(client, call) : undefined;
     try {
         result = await callClient(client, call, inTransaction, sent);
     } catch (err) {

@@ -51,7 +51,7 @@ export function refuseUncheckedBaseWrites(registry: ModelRegistry, model: ModelD
             throw new BadRequestError(`"limit" is not offered on ${op} of ${model.name} records, whose concrete models have rules of their own: make it through each concrete model`);
         }
     }
-    if (args.limit !== undefined && model.delegated && (op === 'deleteMany' || (op === 'updateMany' && writesBaseRows(model, args.data)))) {
+    if (args.limit !== undefined && ((op === 'deleteMany' && involvesDelegate(registry, model)) || (op === 'updateMany' && model.delegated && writesBaseRows(model, args.data)))) {
         throw new BadRequestError(
             `"limit" is not offered on ${op} of ${model.name} records${op === 'updateMany' ? ' writing fields of its base model' : ''}: ` +
                 `ZenStack 2.22 leaves it out there (it ${op === 'deleteMany' ? 'deletes' : 'updates'} every matching record); name the records in "where" instead`,
@@ -76,6 +76,32 @@ export function refuseUncheckedBaseWrites(registry: ModelRegistry, model: ModelD
             );
         }
     });
+}
+
+const involving = new WeakMap<ModelDef, boolean>();
+
+/**
+ * Whether ZenStack's `@@delegate` layer makes the model's `deleteMany` (finding the records, then deleting them one by
+ * one, without a `limit`): the model is in such a hierarchy, or reaches one through its relations, at any depth.
+ */
+function involvesDelegate(registry: ModelRegistry, model: ModelDef): boolean {
+    let known = involving.get(model);
+    if (known !== undefined) return known;
+    known = false;
+    const seen = new Set<ModelDef>();
+    const queue = [model];
+    while (queue.length > 0 && !known) {
+        const next = queue.pop()!;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        known = next.delegated;
+        for (const rel of next.relations.values()) {
+            const target = registry.models.get(rel.targetKey);
+            if (target) queue.push(target);
+        }
+    }
+    involving.set(model, known);
+    return known;
 }
 
 /**

@@ -13,9 +13,10 @@ import type { Args } from './input';
  *     `_min`/`_max`/`_sum`/`_avg`, `_count` of a field. A number of rows alone is left as ZenStack answers it:
  *     the rows whose overridden fields the user may read, which a read selecting only them lists too;
  * - a read (or `count`) selecting only overridden fields, which ZenStack runs on every row where they are readable,
- *   and whose filter, order, cursor or `distinct` uses other fields: `emp.findMany({ where: { name: 'alice' },
- *   select: { salary: true } })` told a hidden employee's name, and ordering by it with a cursor spelled it out
- *   letter by letter. Ids are left out of this (they name the records the override shows: `findUnique` by id
+ *   and whose filter, order, cursor or `distinct` uses other fields, or which selects relations beside them:
+ *   `emp.findMany({ where: { name: 'alice' }, select: { salary: true } })` told a hidden employee's name, ordering
+ *   by it with a cursor spelled it out letter by letter, and `select: { salary: true, dept: { select: { id: true } } }`
+ *   listed hidden employees' departments. Ids are left out of this (they name the records the override shows: `findUnique` by id
  *   selecting an overridden field reads it on any row, as ZenStack means it).
  * Those reads keep the model's read rule: the filter gets an empty `AND` beside its conditions, and the selection
  * one field without an override, taken out of the result again (`dropAddedFields`).
@@ -72,6 +73,11 @@ function filtersByClosed(model: ModelDef, where: unknown): boolean {
     return false;
 }
 
+/** Whether a selection reads relations or counts of them (`dept: { select }`, `_count`), which ZenStack's test leaves out. */
+function selectsRelations(model: ModelDef, select: Record<string, unknown>): boolean {
+    return Object.entries(select).some(([key, value]) => (key === '_count' && !!value) || (model.relations.has(key) && isObject(value)));
+}
+
 /** Whether the read's filter, cursor, order or `distinct` uses a field that is not open. */
 function usesClosedFields(model: ModelDef, args: Record<string, unknown>): boolean {
     if (filtersByClosed(model, args.where) || filtersByClosed(model, args.cursor)) return true;
@@ -82,13 +88,14 @@ function usesClosedFields(model: ModelDef, args: Record<string, unknown>): boole
 }
 
 /**
- * A read (top-level or nested, at `path`) that selects only overridden fields and filters, orders or pages by
- * closed ones: the same read under the model's read rule (see above); `args` itself otherwise.
+ * A read (top-level or nested, at `path`) that selects only overridden fields (as ZenStack counts them) and filters,
+ * orders or pages by closed ones, or also selects relations (`{ salary: true, dept: { select } }`, `_count`, whose
+ * values on hidden rows the override does not open): the same read under the model's read rule (see above); `args`
+ * itself otherwise.
  */
 function keepRuleOfSelection(model: ModelDef, args: Record<string, unknown>, path: readonly string[], added: AddedField[]): Record<string, unknown> {
-    if (!model.hasReadOverrides || !isObject(args.select) || !selectsOnlyOverridden(model, args.select, args.include) || !usesClosedFields(model, args)) {
-        return args;
-    }
+    if (!model.hasReadOverrides || !isObject(args.select) || !selectsOnlyOverridden(model, args.select, args.include)) return args;
+    if (!usesClosedFields(model, args) && !selectsRelations(model, args.select)) return args;
     const extra = model.idFields.find((f) => !f.readOverride) ?? [...model.scalars.values()].find((f) => !f.readOverride && !f.omitted);
     if (!extra) return args;
     added.push({ path, field: extra.name });

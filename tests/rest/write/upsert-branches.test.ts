@@ -142,3 +142,33 @@ describe('a one-to-one link in the upsert of a record the user may update but no
         ]);
     });
 });
+
+const PROTECTED_EMAIL = `
+model User {
+  id    Int    @id
+  email String @unique @allow('read', auth() == this)
+  name  String @default('')
+  posts Post[]
+  @@allow('all', true)
+}
+model Post {
+  id       Int   @id
+  author   User? @relation(fields: [authorId], references: [id])
+  authorId Int?
+  @@allow('all', true)
+}
+`;
+
+it('relationships in an upsert whose record a field the user may not read names are a 400; without them it updates', async () => {
+    api = await openApi(PROTECTED_EMAIL);
+    await api.s.prisma.user.createMany({ data: [{ id: 1, email: 'a@x' }, { id: 2, email: 'b@x' }] });
+    await api.s.prisma.post.create({ data: { id: 1 } });
+    const withPosts = await api.call({ id: 2 }, 'POST', '/user', upsert('user', { email: 'a@x', name: 'with posts' }, ['email'], { posts: { data: [{ type: 'post', id: '1' }] } }));
+    expect([withPosts.status, firstError(withPosts).source?.pointer]).toEqual([400, '/meta/matchFields']);
+    expect(firstError(withPosts).detail).toMatch(/named by "email", which the access policy restricts reading/);
+    expect(await api.s.prisma.user.findUnique({ where: { id: 1 } })).toMatchObject({ name: '' });
+    expect((await api.s.prisma.post.findUnique({ where: { id: 1 } })).authorId).toBeNull();
+    const plain = await api.call({ id: 2 }, 'POST', '/user', upsert('user', { email: 'a@x', name: 'plain' }, ['email']));
+    expect(plain.status).toBe(201);
+    expect(await api.s.prisma.user.findUnique({ where: { id: 1 } })).toMatchObject({ name: 'plain' });
+});

@@ -73,7 +73,8 @@ export async function readToManyPage(
 
 /**
  * The related record of a to-one relationship (null when empty or unreadable); 404 when the parent is not found,
- * and when a field-level rule hides the relation, unless `hiddenAsEmpty` (then null).
+ * and when a field-level rule hides the relation, unless `hiddenAsEmpty` (then null). A relation with a field-level
+ * rule of its own whose required target the user cannot read counts as hidden (the rule cannot be told then).
  */
 export async function readToOne(
     req: RestRequest,

@@ -103,6 +103,23 @@ function withoutMatchFields(model: RestModel, update: ResourceWrite, matchFields
     return update;
 }
 
+/**
+ * Relationships written by an upsert whose record is named by a field the user may not read (a unique `email` only its
+ * owner reads): the record cannot be looked up under the policy to resolve them (PATCH's replacement, one-to-one
+ * links), nor told apart from a hidden one. A 400, where without relationships the upsert goes to the ORM as it is.
+ */
+function refuseProtectedKeyWithRelationships(model: RestModel, where: Record<string, unknown>, update: Record<string, unknown>): void {
+    if (!Object.keys(update).some((k) => model.relationships.has(k))) return;
+    const named = Object.entries(where).flatMap(([key, value]) => (model.def.scalars.has(key) ? [key] : isObject(value) ? Object.keys(value) : []));
+    const hidden = named.find((f) => model.def.scalars.get(f)?.readProtected);
+    if (hidden) {
+        throw payloadError(
+            pointerTo(META, 'matchFields'),
+            `relationships cannot be written by an upsert whose record is named by "${hidden}", which the access policy restricts reading: match on fields the user may read, or change the relationships apart`,
+        );
+    }
+}
+
 export async function upsertResource(req: RestRequest, matchFields: string[]): Promise<Response> {
     const model = req.route.model;
     const created = prepare(req, model, 'upsert');
@@ -112,6 +129,7 @@ export async function upsertResource(req: RestRequest, matchFields: string[]): P
     const update = withoutMatchFields(model, parseResourceWrite(model, req.body, 'update', payloadOptions(req)), matchFields);
     const invalidUpdate = validateWrite(req.zodSchemas, model, 'update', update);
     if (invalidUpdate) return invalidUpdate;
+    refuseProtectedKeyWithRelationships(model, where, update.data);
 
     const projection = projectionFor(model, created.query.include, created.query.fields, req.config);
     const pointers = { ...update.linkPointers, ...created.write.linkPointers };
