@@ -69,6 +69,27 @@ describePg('REST resources with case-insensitive text ids (@db.Citext)', () => {
         }
     });
 
+    it('members added or kept through a URL naming the record in another letter case hold its key as stored', async () => {
+        if (!(await requirePg())) return;
+        const api = await openApi(CITEXT_SCHEMA, 'postgresql', { pgExtensions: ['citext'] });
+        try {
+            await api.s.prisma.owner.create({ data: { code: 'ABC' } });
+            await api.s.prisma.item.createMany({ data: [{ code: 'I1' }, { code: 'I2' }, { code: 'I3', ownerCode: 'ABC' }] });
+            const added = await api.call(undefined, 'POST', '/owner/abc/relationships/items', { data: [{ type: 'item', id: 'I1' }] });
+            expect([added.status, docOf(added).data]).toEqual([200, [{ type: 'item', id: 'I1' }, { type: 'item', id: 'I3' }]]);
+            const replaced = await api.call(undefined, 'PATCH', '/owner/aBc/relationships/items', { data: [{ type: 'item', id: 'I1' }, { type: 'item', id: 'I2' }, { type: 'item', id: 'I3' }] });
+            expect(replaced.status).toBe(200);
+            expect(await api.s.prisma.item.findMany({ orderBy: { code: 'asc' }, select: { code: true, ownerCode: true } })).toEqual(
+                ['I1', 'I2', 'I3'].map((code) => ({ code, ownerCode: 'ABC' })),
+            );
+            // which every read of the relationship then finds (the ORM joins in memory, comparing exactly)
+            const read = await api.call(undefined, 'GET', '/owner/ABC/relationships/items');
+            expect(docOf(read).data).toEqual(['I1', 'I2', 'I3'].map((id) => ({ type: 'item', id })));
+        } finally {
+            await api.cleanup();
+        }
+    });
+
     it('linking the current one-to-one partner again by its id in another letter case changes nothing', async () => {
         if (!(await requirePg())) return;
         const api = await openApi(CITEXT_SCHEMA, 'postgresql', { pgExtensions: ['citext'] });

@@ -56,8 +56,14 @@ function ownedByMembers(model: RestModel, rel: RestRelationship): RelationField 
     return back;
 }
 
-/** The members' foreign key values naming the record `where` names, when `where` gives every referenced field. */
+/**
+ * The members' foreign key values naming the record `where` names, when `where` gives every referenced field as it is
+ * stored; otherwise the nested writes link them, with the values the record holds.
+ */
 function linkTo(model: RestModel, back: RelationField, where: Data): Data | undefined {
+    // a key the database compares loosely (`@db.Citext`'s letter case, `@db.Char`'s padding) may be named otherwise than
+    // it is stored: the members would hold the URL's spelling, which the ORM's joins, comparing in memory, do not match
+    if (Object.keys(back.foreignKeyMapping ?? {}).some((f) => model.def.scalars.get(f)?.isCitext || model.def.scalars.get(f)?.isChar)) return undefined;
     const flat: Data = {};
     for (const [k, v] of Object.entries(where)) {
         if (model.def.scalars.has(k)) flat[k] = v;
