@@ -161,6 +161,19 @@ function defineDelegateTests(provider: Provider): void {
         expect([wrongMember.status, wrongMember.body.errors?.[0].source]).toEqual([404, { pointer: '/data/0' }]);
         const replaced = await call('PATCH', '/user/1/relationships/assets', {}, { data: [{ type: 'video', id: '1' }, { type: 'video', id: '2' }] });
         expect([replaced.status, replaced.body.errors?.[0]]).toEqual([404, expect.objectContaining({ source: { pointer: '/data/1' } })]);
+        // named as two kinds, in either order: a contradiction (the second was dropped as a duplicate: 200 or 404 by order)
+        for (const data of [
+            [{ type: 'image', id: '2' }, { type: 'video', id: '2' }],
+            [{ type: 'video', id: '2' }, { type: 'image', id: '2' }],
+        ]) {
+            const twice = await call('POST', '/user/1/relationships/assets', {}, { data });
+            expect([twice.status, twice.body.errors?.[0].source]).toEqual([400, { pointer: '/data/1' }]);
+        }
+        // the base type beside a kind is the kind, either way round
+        const asVideo = await call('POST', '/user/1/relationships/assets', {}, { data: [{ type: 'asset', id: '2' }, { type: 'video', id: '2' }] });
+        expect([asVideo.status, asVideo.body.errors?.[0].source]).toEqual([404, { pointer: '/data/1' }]);
+        const same = await call('POST', '/user/1/relationships/assets', {}, { data: [{ type: 'image', id: '2' }, { type: 'asset', id: '2' }] });
+        expect(same.status).toBe(200);
         // a type outside the hierarchy is still a 400
         const other = await call('PATCH', '/note/1/relationships/asset', {}, { data: { type: 'user', id: '1' } });
         expect([other.status, other.body.errors[0].source]).toEqual([400, { pointer: '/data/type' }]);

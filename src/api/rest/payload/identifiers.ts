@@ -93,15 +93,26 @@ export function parseLinkage(rel: RestRelationship, data: unknown, pointer: stri
     if (data.length > MAX_LINKAGE) {
         throw payloadError(pointer, `at most ${MAX_LINKAGE} resource identifiers per relationship in one request, got ${data.length}`);
     }
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     const out: ResolvedIdentifier[] = [];
+    const kindOf = (id: ResolvedIdentifier) => (target.def.discriminator ? id.where[target.def.discriminator] : undefined);
     data.forEach((item, i) => {
         const id = parseIdentifier(target, item, pointerTo(pointer, i), divider);
         const key = idValuesKey(target, idFieldValues(target, id.where));
-        if (!seen.has(key)) {
-            seen.add(key);
+        const earlier = seen.get(key);
+        if (earlier === undefined) {
+            seen.set(key, out.length);
             out.push(id);
+            return;
         }
+        // the same record named twice: once is enough, as the more precise of the two (a `@@delegate` kind beside the
+        // base type); two kinds it cannot both be are a contradiction, whichever comes first
+        const [before, now] = [kindOf(out[earlier]), kindOf(id)];
+        if (now === undefined || now === before) return;
+        if (before !== undefined) {
+            throw payloadError(pointerTo(pointer, i), `"${rel.name}" names one record as two kinds ("${String(before)}" and "${String(now)}")`);
+        }
+        out[earlier] = id;
     });
     return out;
 }
