@@ -41,3 +41,20 @@ it('paths read as superjson 1.x (ZenStack 2.x and its clients) writes them: a ba
         await up.cleanup();
     }
 });
+
+it('a typed value under a Json key holding dots is read where superjson 1.x tags it (the last key unescaped)', async () => {
+    const serialize = (value: unknown) => new SuperJSON().serialize(value);
+    const created = serialize({ data: { id: 'dotted', json: { 'a.b': AT, 'x.y': { 'c.d': AT } } } });
+    // superjson escapes the dots of the keys on the way, not those of the last one
+    expect(Object.keys(created.meta?.values ?? {}).sort()).toEqual(['data.json.a.b', 'data.json.x\\.y.c.d']);
+    const res = await call('POST', '/allTypes/create', { body: { ...(created.json as Record<string, unknown>), meta: { serialization: created.meta } } });
+    expect(res.status).toBe(201);
+    expect((await s.prisma.allTypes.findUnique({ where: { id: 'dotted' } })).json).toEqual({ 'a.b': AT.toISOString(), 'x.y': { 'c.d': AT.toISOString() } });
+    // in a filter sent in the query string too
+    const filter = serialize({ where: { id: 'dotted', json: { equals: { 'a.b': AT, 'x.y': { 'c.d': AT } } } } });
+    const counted = await call('GET', '/allTypes/count', { q: filter.json, meta: { serialization: filter.meta } });
+    expect([counted.status, counted.body.data]).toEqual([200, 1]);
+    // a path naming nothing, read either way, is still refused
+    const nowhere = await call('POST', '/allTypes/create', { body: { data: { id: 'none', json: { a: 1 } }, meta: { serialization: { values: { 'data.json.a.b': ['Date'] } } } } });
+    expect(nowhere.status).toBe(400);
+});

@@ -628,6 +628,27 @@ export function getPath(root: unknown, path: string): unknown {
     return getPathParts(root, splitPath(path));
 }
 
+/**
+ * superjson 1.x (what ZenStack's client hooks serialize with) escapes the dots of the keys on the way to a typed value,
+ * but not those of the value's own key: a Date under the Json key `a.b` is tagged at `data.json.a.b`. For a path that
+ * resolves nowhere, the path read that way, escaped (`data.json.a\.b`): where the walk finds no key, the rest of the
+ * path is taken as one key, which must hold the value. `undefined` when that names nothing either.
+ */
+export function withDottedLastKey(root: unknown, path: string): string | undefined {
+    const parts = splitPath(path);
+    let current: unknown = root;
+    for (let i = 0; i < parts.length - 1; i++) {
+        if (current === null || typeof current !== 'object') return undefined;
+        if (!holdsKey(current, parts[i])) {
+            const last = parts.slice(i).join('.');
+            if (Array.isArray(current) || !holdsKey(current, last)) return undefined;
+            return [...parts.slice(0, i), last].map(escapePathKey).join('.');
+        }
+        current = (current as Record<string, unknown>)[parts[i]];
+    }
+    return undefined;
+}
+
 /** `getPath` of a path already split (`splitPath`). */
 export function getPathParts(root: unknown, parts: readonly string[]): unknown {
     let current: unknown = root;

@@ -1,5 +1,5 @@
 import { describeValue } from '../common/json-storable';
-import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, type JsonNullName } from '../common/codec';
+import { deserializeValue, getPath, isUint8ArrayTag, jsonNullTagName, withDottedLastKey, type JsonNullName } from '../common/codec';
 import { utf8Text } from '../common/bytes';
 import { BadRequestError } from '../common/errors';
 import { isPlainObject } from '../common/guards';
@@ -238,12 +238,20 @@ function normalizeValues(json: Args, values: Record<string, unknown>): Record<st
         if (!isAllowedTag(tags)) {
             throw new BadRequestError(`unsupported serialization type ${JSON.stringify(tags)} at "${path}"`);
         }
+        const inData = json.data !== null && typeof json.data === 'object';
         if (getPath(json, path) !== undefined) {
             result[path] = tags;
-        } else if (json.data !== null && typeof json.data === 'object' && getPath(json.data, path) !== undefined) {
+        } else if (inData && getPath(json.data, path) !== undefined) {
             result[`data.${path}`] = tags;
-        } else if ((tags as unknown[])[0] !== 'undefined') {
-            throw new BadRequestError(`serialization path "${path}" does not match a value in the arguments`);
+        } else {
+            // a Json key holding dots, as superjson 1.x writes it at the end of a path (unescaped)
+            const top = withDottedLastKey(json, path);
+            const nested = top === undefined && inData ? withDottedLastKey(json.data, path) : undefined;
+            if (top !== undefined) result[top] = tags;
+            else if (nested !== undefined) result[`data.${nested}`] = tags;
+            else if ((tags as unknown[])[0] !== 'undefined') {
+                throw new BadRequestError(`serialization path "${path}" does not match a value in the arguments`);
+            }
         }
     }
     return result;
