@@ -24,6 +24,8 @@ import { delegateOf, walkWrites, type Step } from './write-walk';
  * partner's update rule; nested writes on the partner ahead of the link (a `delete`, say) are made first. A
  * non-owner `upsert` is such a link when its create runs: when the partner the user sees does not match its
  * `where` (or there is none the user sees; `hidden-to-one.ts`); Prisma then detached the partner unchecked.
+ * A non-owner `disconnect` by a compound foreign key, which ZenStack cannot run, is made as an update of the
+ * partner (`detachByPartner`).
  */
 
 type Data = Record<string, unknown>;
@@ -38,13 +40,15 @@ interface UnlinkFirst {
 export interface OneToOneSites {
     owner: ForeignKeySite[];
     unlink: UnlinkFirst[];
+    /** Non-owner `disconnect`s by a compound foreign key, ahead of any link of the same relation. */
+    detach: UnlinkFirst[];
 }
 
 const LINKS = ['connect', 'create', 'connectOrCreate', 'upsert'];
 
 /** The one-to-one links of an operation's arguments that need care (see above). */
 export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: string, args: Args): OneToOneSites {
-    const sites: OneToOneSites = { owner: [], unlink: [] };
+    const sites: OneToOneSites = { owner: [], unlink: [], detach: [] };
     walkWrites(registry, model, op, args, ({ model: holder, data, relation, ops, place }) => {
         // (on a @@delegate model ZenStack turns written keys back into connects: the guard cannot hold there)
         const ownerLink = relation.oneToOne && relation.isOwner && !holder.delegated && (ops.connect !== undefined || ops.connectOrCreate !== undefined);
@@ -52,12 +56,53 @@ export function findOneToOneSites(registry: ModelRegistry, model: ModelDef, op: 
         if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && LINKS.some((link) => ops[link] !== undefined)) {
             sites.unlink.push({ path: place.path, relation, ops });
         }
+        if (place.path && relation.oneToOne && !relation.isOwner && relation.otherSideOptional && disconnectsFirst(ops) && compoundBackKey(registry, relation)) {
+            sites.detach.push({ path: place.path, relation, ops });
+        }
     });
     return sites;
 }
 
 export function hasOneToOneSites(sites: OneToOneSites): boolean {
-    return sites.owner.length > 0 || sites.unlink.length > 0;
+    return sites.owner.length > 0 || sites.unlink.length > 0 || sites.detach.length > 0;
+}
+
+/** A `disconnect` that runs before any link of the relation (Prisma's order is the keys' order). */
+function disconnectsFirst(ops: Data): boolean {
+    const keys = Object.keys(ops).filter((k) => ops[k] !== undefined);
+    const at = keys.indexOf('disconnect');
+    return at >= 0 && ops.disconnect !== false && !keys.slice(0, at).some((k) => LINKS.includes(k));
+}
+
+/** Whether the other side's foreign key has more than one field. */
+function compoundBackKey(registry: ModelRegistry, relation: RelationField): boolean {
+    const back = relation.backLink ? registry.models.get(relation.targetKey)?.relations.get(relation.backLink) : undefined;
+    return Object.keys(back?.foreignKeyMapping ?? {}).length > 1;
+}
+
+/**
+ * A non-owner `disconnect` by a compound foreign key, which ZenStack cannot run (it looks the partner up by a filter
+ * the ORM refuses, whether or not one is linked): taken out of the write and made as an update of the partner the user
+ * can see (when the disconnect's filter, if any, matches it), under the partner's update rule. A partner the user cannot
+ * see stays linked, as for the other nested writes on it (`hidden-to-one.ts`).
+ */
+async function detachByPartner(client: unknown, registry: ModelRegistry, model: ModelDef, where: unknown, site: UnlinkFirst): Promise<void> {
+    const { relation, ops } = site;
+    const target = registry.models.get(relation.targetKey);
+    const filter = ops.disconnect;
+    delete ops.disconnect;
+    if (!target || !relation.backLink || !isPlainObject(where)) return;
+    const record = await delegateOf(client, model).findUnique({ where, select: selectAlong(registry, site.path, relation, target) });
+    const partner = follow(record, site.path)?.[relation.name];
+    if (!isObject(partner)) return;
+    const partnerWhere = uniqueWhere(target, partner);
+    if (isObject(filter) && !isObject(await delegateOf(client, target).findFirst({ where: { AND: [asFilter(target, partnerWhere), filter] }, select: idSelect(target) }))) return;
+    try {
+        await delegateOf(client, target).update({ where: partnerWhere, data: { [relation.backLink]: { disconnect: true } }, select: idSelect(target) });
+    } catch (err) {
+        // detached, but the user may no longer read it
+        if (classifyError(err).kind !== 'not-readable') throw err;
+    }
 }
 
 /** `{ a: { update: { where?, data: { b: … } } } }`: an update of the record at the end of `path` with `leaf`. */
@@ -167,9 +212,11 @@ async function writeFirst(client: unknown, model: ModelDef, where: unknown, site
 
 /**
  * Applies the sites to `args` (a copy the caller owns) through `client`, the transaction the write then
- * runs in: owner-side links become foreign key values, non-owner links are preceded by a checked unlink.
+ * runs in: owner-side links become foreign key values, non-owner links are preceded by a checked unlink (and
+ * non-owner disconnects by a compound key are made as updates of the partner).
  */
 export async function guardOneToOne(client: unknown, registry: ModelRegistry, model: ModelDef, args: Args, sites: OneToOneSites): Promise<void> {
+    for (const site of sites.detach) await detachByPartner(client, registry, model, args.where, site);
     for (const site of sites.unlink) await unlinkFirst(client, registry, model, args.where, site);
     // innermost first: a nested create made on its own must already carry its own keys
     for (const site of [...sites.owner].reverse()) await writeForeignKeys(client, registry, site);

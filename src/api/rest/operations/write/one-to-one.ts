@@ -20,6 +20,10 @@ import type { RestModel, RestRelationship } from '../../schema';
  *   `disconnect` (its update rule decides), in the same transaction; linking the current partner
  *   changes nothing. When the partner's foreign key is required it cannot be detached: a 409 (a 400 for
  *   `null`, which the ORM refuses even when nothing is linked).
+ * - Non-owner side of a compound foreign key: ZenStack cannot detach a partner the user cannot see from
+ *   this side, so a link is written from the owner side instead, as the target's foreign key values (such
+ *   a partner still holds them: a 409 as above), and `null` leaves such a partner linked (none in sight:
+ *   nothing changes).
  *
  * Callers run these in the transaction of the write and map the write's errors with `explainLinkConflict`.
  */
@@ -110,17 +114,37 @@ function cannotDetach(model: RestModel, rel: RestRelationship, pointer: string |
     );
 }
 
+/** The partner's foreign key (referenced field, foreign key) of a non-owner one-to-one, when compound (ZenStack cannot `disconnect` by it). */
+function compoundKeyOf(rel: RestRelationship): [string, string][] | undefined {
+    const back = rel.field.backLink ? rel.target.relationships.get(rel.field.backLink) : undefined;
+    const mapping = Object.entries(back?.field.foreignKeyMapping ?? {});
+    return mapping.length > 1 ? mapping : undefined;
+}
+
+/** The foreign key fields of a one-to-one link, on whichever side they are. */
+function linkKeys(rel: RestRelationship): string[] {
+    return rel.field.isOwner ? Object.values(rel.field.foreignKeyMapping ?? {}) : (compoundKeyOf(rel) ?? []).map(([, fk]) => fk);
+}
+
+function without(data: Data, key: string): Data {
+    const out = { ...data };
+    delete out[key];
+    return out;
+}
+
 /**
  * Non-owner side: for each one-to-one link in `data`, detaches the record's current partner first with a
  * policy-checked update (the displaced record's update rule applies), unless the target is that partner
- * (then the link is dropped from `data`: nothing changes). Returns the data left to write.
+ * (then the link is dropped from `data`: nothing changes). By a compound key with no partner in sight, a
+ * link is written from the owner side (`linkFromOwnerSide`) and `null` changes nothing. Returns the data left to write.
  */
 export async function detachDisplacedPartners(db: CrudContract, model: RestModel, where: Data, data: Data, pointers: LinkPointers, divider: string): Promise<Data> {
     let out = data;
     for (const rel of toOne(model, data, false)) {
         if (!rel.field.oneToOne) continue;
         const op = data[rel.name];
-        if (!rel.field.otherSideOptional && isObject(op) && op.disconnect === true) {
+        const unlink = isObject(op) && op.disconnect === true;
+        if (!rel.field.otherSideOptional && unlink) {
             // the ORM refuses it whether or not a record is linked (P2014): the other side's foreign key is required
             throw payloadError(
                 pointers[rel.name] ?? '/data',
@@ -128,34 +152,61 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
             );
         }
         const wanted = connectOf(op);
-        if (!wanted) continue;
-        const record = (await db[model.key].findUnique({ where, select: { [rel.name]: { select: idSelect(rel.target) } } })) as Data | null;
+        const key = rel.field.otherSideOptional ? compoundKeyOf(rel) : undefined;
+        if (!wanted && !(unlink && key)) continue;
+        const select: Data = { [rel.name]: { select: idSelect(rel.target) } };
+        for (const [ref] of key ?? []) select[ref] = true;
+        const record = (await db[model.key].findUnique({ where, select })) as Data | null;
         if (!record) continue; // not visible: the write itself fails and is explained
         const current = record[rel.name] as Data | null | undefined;
-        if (current && sameRecord(rel.target, current, wanted)) {
-            out = { ...out };
-            delete out[rel.name];
+        if (current && wanted && sameRecord(rel.target, current, wanted)) {
+            out = without(out, rel.name);
             continue;
         }
         if (!rel.field.otherSideOptional) {
             // a partner the user cannot see makes Prisma refuse the link (P2014), explained by explainLinkConflict
-            if (current) {
+            if (current && wanted) {
                 // a target that is not there (or not readable) is what is wrong: the same 404 as for any other link
                 const target = await db[rel.target.key].findUnique({ where: wanted, select: idSelect(rel.target) });
                 throw target ? cannotDetach(model, rel, pointers[rel.name]) : relatedNotFound(rel, wanted, pointers[rel.name], divider);
             }
             continue;
         }
+        if (key && !current) {
+            // no partner in sight; one the user cannot see is never detached (ZenStack cannot check its rule from here)
+            if (wanted) await linkFromOwnerSide(db, rel, key, record, wanted, pointers[rel.name] ?? '/data', divider);
+            out = without(out, rel.name);
+            continue;
+        }
         await detachPartner(db, model, rel, where, current);
+        if (unlink) out = without(out, rel.name);
     }
     return out;
+}
+
+/**
+ * Links `wanted` to `record` (which holds the referenced values of `key`) by writing the target's foreign key,
+ * under the target's update rule. A partner the user cannot see holds that key: the unique violation is a 409
+ * (`explainLinkConflict`). A target missing or unreadable is the 404 of any link.
+ */
+async function linkFromOwnerSide(db: CrudContract, rel: RestRelationship, key: [string, string][], record: Data, wanted: Data, pointer: string, divider: string): Promise<void> {
+    if (key.some(([ref]) => record[ref] === undefined)) {
+        throw payloadError(pointer, `"${rel.name}" cannot be linked from this side: a field its key references is not readable (link it from the ${rel.target.type})`);
+    }
+    if (!(await db[rel.target.key].findUnique({ where: wanted, select: idSelect(rel.target) }))) throw relatedNotFound(rel, wanted, pointer, divider);
+    try {
+        await db[rel.target.key].update({ where: wanted, data: Object.fromEntries(key.map(([ref, fk]) => [fk, record[ref]])), select: idSelect(rel.target) });
+    } catch (err) {
+        // linked, but the user may no longer read the target
+        if (classifyError(err).kind !== 'not-readable') throw err;
+    }
 }
 
 /**
  * Detaches the record's current partner under the partner's update rule. One the user can see is
  * detached by an update of the partner itself (its foreign key set to null), which works for every key
  * shape; otherwise a `disconnect` is sent from this side, for a partner the user cannot see (ZenStack
- * checks its rule the same way), and skipped where ZenStack cannot express it (compound keys).
+ * checks its rule the same way; never by a compound key, which ZenStack cannot express: see above).
  */
 async function detachPartner(db: CrudContract, model: RestModel, rel: RestRelationship, where: Data, current: Data | null | undefined): Promise<void> {
     const partnerSide = rel.field.backLink;
@@ -166,11 +217,8 @@ async function detachPartner(db: CrudContract, model: RestModel, rel: RestRelati
             await db[model.key].update({ where, data: { [rel.name]: { disconnect: true } }, select: idSelect(model) });
         }
     } catch (err) {
-        // the detach happened (its result is not readable): the link follows in the same transaction;
-        // or the ORM refused the disconnect ZenStack built (see above)
-        const { kind } = classifyError(err);
-        if (kind === 'not-readable' || (!current && kind === 'validation')) return;
-        throw err;
+        // the detach happened (its result is not readable): the link follows in the same transaction
+        if (classifyError(err).kind !== 'not-readable') throw err;
     }
 }
 
@@ -184,23 +232,23 @@ function violatedFields(err: unknown): string[] {
 }
 
 /**
- * The error of a write with one-to-one links, said about the relationship: a unique violation of an owned
- * link's foreign key (the target has a partner already) is a 409 pointing at it, as is a required relation
- * Prisma refuses to break (P2014). `undefined` for any other error.
+ * The error of a write with one-to-one links, said about the relationship: a unique violation of a link's
+ * foreign key (the target, or by a compound key from the other side this record, has a partner already) is
+ * a 409 pointing at it, as is a required relation Prisma refuses to break (P2014). `undefined` for any other error.
  */
 export function explainLinkConflict(err: unknown, model: RestModel, data: Data, pointers: LinkPointers): RestError | undefined {
     const classified = classifyError(err);
     if (classified.kind === 'unique') {
         const fields = violatedFields(err);
-        const links = toOne(model, data, true).filter((rel) => rel.field.oneToOne && connectOf(data[rel.name]));
-        const rel = links.find((r) => Object.values(r.field.foreignKeyMapping ?? {}).some((fk) => fields.some((f) => f === fk || f.includes(`_${fk}_`) || f.endsWith(`_${fk}`))));
+        const links = [...toOne(model, data, true), ...toOne(model, data, false)].filter((rel) => rel.field.oneToOne && connectOf(data[rel.name]));
+        const rel = links.find((r) => linkKeys(r).some((fk) => fields.some((f) => f === fk || f.includes(`_${fk}_`) || f.endsWith(`_${fk}`))));
         if (!rel) return undefined;
         const pointer = pointers[rel.name];
-        return new RestError(
-            'unique-violation',
-            `the ${rel.target.type} to link is already linked to another ${model.type} (a ${rel.target.type} has at most one): unlink it first`,
-            { ...(pointer ? { source: { pointer } } : {}), ormCode: classified.ormCode },
-        );
+        const [taken, holder, other] = rel.field.isOwner ? [`the ${rel.target.type} to link`, rel.target.type, model.type] : [`this ${model.type}`, model.type, rel.target.type];
+        return new RestError('unique-violation', `${taken} is already linked to another ${other} (a ${holder} has at most one): unlink it first`, {
+            ...(pointer ? { source: { pointer } } : {}),
+            ormCode: classified.ormCode,
+        });
     }
     if (classified.ormCode === 'P2014') {
         const required = toOne(model, data, false).filter((rel) => rel.field.oneToOne && !rel.field.otherSideOptional);
