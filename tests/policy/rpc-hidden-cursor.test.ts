@@ -1,4 +1,4 @@
-import type { TestSchema } from '../support/schema';
+import { loadSchema, type TestSchema } from '../support/schema';
 import { BOB, loadLeakSchema } from './fixture';
 import { rpcAs } from './rpc-call';
 
@@ -62,5 +62,23 @@ describe('a cursor on a record the user may read works as Prisma reads it', () =
     it('Alice, who may read her draft, pages from it', async () => {
         const res = await rpcAs(s, { id: 1 }, 'GET', '/post/findMany', { cursor: { id: 2 }, orderBy: { id: 'asc' }, select: { id: true } });
         expect(ids(res.body.data)).toEqual([2, 3]);
+    });
+});
+
+describe('the filter beside a cursor on no record', () => {
+    it('stays where the policy guards it: a relation filter it would never reach is not handed to Prisma either', async () => {
+        const blog = await loadSchema();
+        try {
+            await blog.prisma.user.create({ data: { id: 1, email: 'a@x', posts: { create: [{ id: 1, title: 't', published: true }, { id: 2, title: 'draft' }] } } });
+            // anonymous users read no user: ZenStack reads the author filter as false, and Prisma never sees its operand
+            // (`notIn` is no operator of a Boolean filter); wrapped in an AND of its own it reached Prisma (a 400)
+            const where = { author: { allTypes: { some: { boolean: { notIn: [] } } } } };
+            for (const cursor of [1, 2, 99]) {
+                const res = await rpcAs(blog, undefined, 'GET', '/post/findMany', { where, cursor: { id: cursor } });
+                expect([cursor, res.status, res.body.data]).toEqual([cursor, 200, []]);
+            }
+        } finally {
+            await blog.cleanup();
+        }
     });
 });

@@ -46,11 +46,19 @@ function at(args: Record<string, unknown>, path: readonly string[]): Record<stri
     return value;
 }
 
-/** `args` with the read at `path` made to match nothing: copied along the path, the rest shared. */
+/**
+ * `args` with the read at `path` made to match nothing: copied along the path, the rest shared. The condition joins
+ * the filter's own `AND`: its other conditions stay where they were, at the top of the filter, which the policy guards
+ * (wrapped in an `AND` of their own, ZenStack leaves relation filters there unguarded and hands them to Prisma as they
+ * are, whose refusal of one then answered what a guarded filter does not reach).
+ */
 function matchingNothingAt(args: Record<string, unknown>, path: readonly string[], model: ModelDef): Record<string, unknown> {
     if (path.length === 0) {
         const nothing = matchingNothing(model);
-        return { ...args, where: args.where === undefined ? nothing : { AND: [args.where, nothing] } };
+        const where = args.where;
+        if (!isObject(where)) return { ...args, where: nothing };
+        const and = where.AND === undefined ? [] : Array.isArray(where.AND) ? where.AND : [where.AND];
+        return { ...args, where: { ...where, AND: [...and, nothing] } };
     }
     const [key, ...rest] = path;
     return { ...args, [key]: matchingNothingAt(args[key] as Record<string, unknown>, rest, model) };
