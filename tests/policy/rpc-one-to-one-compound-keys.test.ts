@@ -1,6 +1,7 @@
 import { describePg, requirePg } from '../support/postgres';
 import { loadSchema, type Provider, type TestSchema } from '../support/schema';
 import { rpcCaller } from '../rpc/support';
+import { COMPOUND_KEY_TEAMS_SCHEMA as SCHEMA } from '../support/one-to-one-schema';
 
 /**
  * A `disconnect` from the side without the key of a one-to-one by a compound foreign key (`team.coach`), which
@@ -8,37 +9,6 @@ import { rpcCaller } from '../rpc/support';
  * coach the user can see under its update rule, and leaves one the user cannot see linked, as for a missing one.
  */
 
-const SCHEMA = `
-model Team {
-  org   String
-  code  String
-  coach Coach?
-  fans  Fan[]
-  @@id([org, code])
-  @@allow('all', true)
-}
-
-model Coach {
-  id       Int     @id
-  hidden   Boolean @default(false)
-  locked   Boolean @default(false)
-  team     Team?   @relation(fields: [teamOrg, teamCode], references: [org, code])
-  teamOrg  String?
-  teamCode String?
-  @@unique([teamOrg, teamCode])
-  @@allow('read', !hidden)
-  @@allow('update', !locked)
-  @@allow('create,delete', true)
-}
-
-model Fan {
-  id       Int    @id
-  team     Team   @relation(fields: [teamOrg, teamCode], references: [org, code])
-  teamOrg  String
-  teamCode String
-  @@allow('all', true)
-}
-`;
 
 function suite(provider: Provider) {
     let s: TestSchema;

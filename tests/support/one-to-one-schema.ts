@@ -192,3 +192,39 @@ export async function seedOneToOneHiddenKeys(s: TestSchema): Promise<void> {
     await s.prisma.club.create({ data: { id: 1, code: 'c1' } });
     await s.prisma.locker.createMany({ data: [{ id: 1 }, { id: 2, memberCode: 'm2' }] });
 }
+
+/**
+ * A one-to-one by a compound foreign key (`team.coach`: the coach holds `teamOrg` and `teamCode`), with coaches the
+ * user may not read (`hidden`) or update (`locked`), and a to-many by the same key (`team.fans`).
+ */
+export const COMPOUND_KEY_TEAMS_SCHEMA = `
+model Team {
+  org   String
+  code  String
+  coach Coach?
+  fans  Fan[]
+  @@id([org, code])
+  @@allow('all', true)
+}
+
+model Coach {
+  id       Int     @id
+  hidden   Boolean @default(false)
+  locked   Boolean @default(false)
+  team     Team?   @relation(fields: [teamOrg, teamCode], references: [org, code])
+  teamOrg  String?
+  teamCode String?
+  @@unique([teamOrg, teamCode])
+  @@allow('read', !hidden)
+  @@allow('update', !locked)
+  @@allow('create,delete', true)
+}
+
+model Fan {
+  id       Int    @id
+  team     Team   @relation(fields: [teamOrg, teamCode], references: [org, code])
+  teamOrg  String
+  teamCode String
+  @@allow('all', true)
+}
+`;

@@ -1,5 +1,6 @@
 import { describePg, requirePg } from '../../support/postgres';
 import type { Provider } from '../../support/schema';
+import { COMPOUND_KEY_TEAMS_SCHEMA as SCHEMA } from '../../support/one-to-one-schema';
 import { docOf, firstError, openApi, snapshot, type Api } from './harness';
 
 /**
@@ -9,28 +10,6 @@ import { docOf, firstError, openApi, snapshot, type Api } from './harness';
  * `null`; a partner the user can see is detached under its update rule.
  */
 
-const SCHEMA = `
-model Team {
-  org   String
-  code  String
-  coach Coach?
-  @@id([org, code])
-  @@allow('all', true)
-}
-
-model Coach {
-  id       Int     @id
-  hidden   Boolean @default(false)
-  locked   Boolean @default(false)
-  team     Team?   @relation(fields: [teamOrg, teamCode], references: [org, code])
-  teamOrg  String?
-  teamCode String?
-  @@unique([teamOrg, teamCode])
-  @@allow('read', !hidden)
-  @@allow('update', !locked)
-  @@allow('create,delete', true)
-}
-`;
 
 const MODELS = ['team', 'coach'] as const;
 const ME = { id: 1 };
