@@ -1,5 +1,5 @@
 import { BadRequestError } from './errors';
-import { hasOwn, isObject } from './guards';
+import { hasOwn, isObject, withoutKey } from './guards';
 import type { ModelDef, ModelRegistry, RelationField, ScalarField } from './model-registry';
 
 /**
@@ -190,13 +190,6 @@ export function hoistConjunctions(where: Record<string, unknown>): Record<string
         else Object.assign(out, flat);
     });
     if (kept.length > 0) out.AND = kept;
-    return out;
-}
-
-/** A copy of `where` without its member `name` (the combinator being taken apart). */
-function withoutKey(where: Record<string, unknown>, name: string): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(where)) if (key !== name) out[key] = value;
     return out;
 }
 

@@ -91,3 +91,10 @@ export function many(value: unknown): unknown[] {
 export function jsonKey(value: unknown): string {
     return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
+
+/** A copy of `object` without its member `name`. */
+export function withoutKey(object: Record<string, unknown>, name: string): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(object)) if (key !== name) out[key] = value;
+    return out;
+}

@@ -35,6 +35,12 @@ function targetProjection(r: RelationshipPlan, sub: IncludeTree, fields: Fieldse
     return { ...projection, select: { ...select, ...Object.fromEntries(r.linkKeys!.referenced.map((f) => [f, true])) } };
 }
 
+/** A filter on the rows whose `names` hold one of the value lists `values` (in the order of `names`). */
+function whereAmong(names: readonly string[], values: readonly unknown[][]): DbRecord {
+    if (names.length === 1) return { [names[0]]: { in: values.map((v) => v[0]) } };
+    return { OR: values.map((v) => Object.fromEntries(names.map((n, i) => [n, v[i]]))) };
+}
+
 /**
  * The records of `model` among `records` whose relation `r` the user may read, when a field-level rule decides it:
  * ZenStack tells it by a nested read alone, which leaves a record's relation out when the rule denies it, and the
@@ -42,7 +48,7 @@ function targetProjection(r: RelationshipPlan, sub: IncludeTree, fields: Fieldse
  */
 async function relationReadable(db: CrudContract, model: RestModel, r: RelationshipPlan, records: readonly DbRecord[]): Promise<Set<string>> {
     const ids = model.idFields.map((f) => f.name);
-    const where = ids.length === 1 ? { [ids[0]]: { in: records.map((rec) => rec[ids[0]]) } } : { OR: records.map((rec) => Object.fromEntries(ids.map((f) => [f, rec[f]]))) };
+    const where = whereAmong(ids, records.map((rec) => ids.map((f) => rec[f])));
     const select = { ...Object.fromEntries(ids.map((f) => [f, true])), [r.name]: { select: Object.fromEntries(r.linkKeys!.referenced.map((f) => [f, true])) } };
     const rows = (await delegate(db, model).findMany({ where, select })) as DbRecord[];
     return new Set(rows.filter((row) => row[r.name] !== undefined).map((row) => whereKey({ id: ids.map((f) => row[f]) })));
@@ -67,10 +73,7 @@ async function readApart(
     const found = new Map<string, DbRecord>();
     if (wanted.size > 0) {
         const names = r.linkKeys!.referenced;
-        const where =
-            names.length === 1
-                ? { [names[0]]: { in: [...wanted.values()].map((ids) => ids[0]) } }
-                : { OR: [...wanted.values()].map((ids) => Object.fromEntries(names.map((n, i) => [n, ids[i]]))) };
+        const where = whereAmong(names, [...wanted.values()]);
         const rows = (await delegate(db, target).findMany({ where, ...targetProjection(r, sub, fields, config) })) as DbRecord[];
         for (const row of rows) found.set(whereKey({ id: names.map((n) => row[n]) }), row);
         await loadApart(db, target, rows, sub, fields, config, false);

@@ -3,6 +3,7 @@ import { classifyError } from '../../../common/errors';
 import { RestError } from '../../errors';
 import { idSelect, whereByIdValues } from '../../ids';
 import { idValuesKey } from '../../payload/identifiers';
+import { withoutKey } from '../../../common/guards';
 import { isObject, payloadError } from '../../payload/pointer';
 import type { RestModel, RestRelationship } from '../../schema';
 
@@ -126,12 +127,6 @@ function linkKeys(rel: RestRelationship): string[] {
     return rel.field.isOwner ? Object.values(rel.field.foreignKeyMapping ?? {}) : (compoundKeyOf(rel) ?? []).map(([, fk]) => fk);
 }
 
-function without(data: Data, key: string): Data {
-    const out = { ...data };
-    delete out[key];
-    return out;
-}
-
 /**
  * Non-owner side: for each one-to-one link in `data`, detaches the record's current partner first with a
  * policy-checked update (the displaced record's update rule applies), unless the target is that partner
@@ -160,7 +155,7 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
         if (!record) continue; // not visible: the write itself fails and is explained
         const current = record[rel.name] as Data | null | undefined;
         if (current && wanted && sameRecord(rel.target, current, wanted)) {
-            out = without(out, rel.name);
+            out = withoutKey(out, rel.name);
             continue;
         }
         if (!rel.field.otherSideOptional) {
@@ -175,11 +170,11 @@ export async function detachDisplacedPartners(db: CrudContract, model: RestModel
         if (key && !current) {
             // no partner in sight; one the user cannot see is never detached (ZenStack cannot check its rule from here)
             if (wanted) await linkFromOwnerSide(db, rel, key, record, wanted, pointers[rel.name] ?? '/data', divider);
-            out = without(out, rel.name);
+            out = withoutKey(out, rel.name);
             continue;
         }
         await detachPartner(db, model, rel, where, current);
-        if (unlink) out = without(out, rel.name);
+        if (unlink) out = withoutKey(out, rel.name);
     }
     return out;
 }
