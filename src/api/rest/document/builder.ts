@@ -66,6 +66,19 @@ function linkageKnown(r: RelationshipPlan, record: DbRecord): boolean {
     return record[r.name] !== undefined || (!r.isArray && keysRead(r, record));
 }
 
+/**
+ * The linkage of a to-one the ORM answered null for, where its foreign keys do not give the linkage: null only where
+ * there is no link. On the owner side a foreign key that is set names a target the user may not read, and one the user
+ * may not read (or that was not read) tells nothing: no linkage then, rather than a null that claims there is no link.
+ * The other side has only the ORM's word (a partner the user may not read is null there).
+ */
+function nullLinkage(r: RelationshipPlan, record: DbRecord): null | undefined {
+    const keys = r.linkKeys?.local;
+    if (!keys) return null;
+    for (let i = 0; i < keys.length; i++) if (record[keys[i]] === null) return null;
+    return undefined;
+}
+
 /** Encodes one non-null scalar value; returns the JSON value and its tag list (undefined for plain JSON). */
 function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined] {
     // an invalid date (a stored text no parser reads) is a null with no tag, as superjson writes it (a tagged null is 1970)
@@ -135,7 +148,7 @@ export class DocumentBuilder {
                 if (!r) continue;
                 const data = this.linkage(r, record, sub);
                 const entry = existing.relationships[name];
-                if (entry && entry.data === undefined && linkageKnown(r, record)) this.setLinkage(entry, r, record, data);
+                if (entry && entry.data === undefined && data !== undefined && linkageKnown(r, record)) this.setLinkage(entry, r, record, data);
             }
         }
         this.queue.length = 0;
@@ -193,10 +206,12 @@ export class DocumentBuilder {
             }
             const entry: RelationshipObject = { links: { self: self + r.selfSuffix, related: self + r.relatedSuffix } };
             if (sub) {
-                if (linkageKnown(r, record)) this.setLinkage(entry, r, record, this.linkage(r, record, sub));
+                const data = this.linkage(r, record, sub);
+                if (data !== undefined && linkageKnown(r, record)) this.setLinkage(entry, r, record, data);
             } else if (!r.isArray && (keysRead(r, record) || record[r.name] !== undefined)) {
                 // a to-one without foreign keys here has linkage only when its id was loaded (primary data)
-                entry.data = this.toOne(r, record);
+                const data = this.toOne(r, record);
+                if (data !== undefined) entry.data = data;
             }
             relationships[r.name] = entry;
         }
@@ -223,8 +238,8 @@ export class DocumentBuilder {
         return json;
     }
 
-    /** To-one linkage without an include: from the foreign key(s), or from the selected related id. */
-    private toOne(r: RelationshipPlan, record: DbRecord): ResourceIdentifier | null {
+    /** To-one linkage without an include: from the foreign key(s), or from the selected related id (undefined: not known). */
+    private toOne(r: RelationshipPlan, record: DbRecord): ResourceIdentifier | null | undefined {
         const target = r.rel.target;
         if (keysRead(r, record)) {
             const ids: DbRecord = {};
@@ -236,7 +251,7 @@ export class DocumentBuilder {
             return this.identifier(target, ids);
         }
         const related = record[r.name] as DbRecord | null | undefined;
-        return related ? this.identifier(target, related) : null;
+        return related ? this.identifier(target, related) : nullLinkage(r, record);
     }
 
     /** Sets an included relationship's linkage; one cut at `pageSize` gets links to the next page of its data. */
@@ -249,8 +264,11 @@ export class DocumentBuilder {
         entry.links.next = `${entry.links.self}?page[offset]=${this.pageSize}&page[limit]=${this.pageSize}`;
     }
 
-    /** Linkage of an included relationship (to-many: its first `pageSize` members); queues the related records for `included`. */
-    private linkage(r: RelationshipPlan, record: DbRecord, sub: IncludeTree): Linkage {
+    /**
+     * Linkage of an included relationship (to-many: its first `pageSize` members; undefined: not known); queues the
+     * related records for `included`.
+     */
+    private linkage(r: RelationshipPlan, record: DbRecord, sub: IncludeTree): Linkage | undefined {
         const target = r.rel.target;
         const related = record[r.name];
         if (r.isArray) {
@@ -265,6 +283,6 @@ export class DocumentBuilder {
             this.queue.push({ model: target, record: related as DbRecord, tree: sub });
         }
         // the owner side states the link through its foreign key even when the target is not readable
-        return r.fkFields ? this.toOne(r, record) : related ? this.identifier(target, related as DbRecord) : null;
+        return r.fkFields ? this.toOne(r, record) : related ? this.identifier(target, related as DbRecord) : nullLinkage(r, record);
     }
 }

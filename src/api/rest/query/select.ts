@@ -82,6 +82,8 @@ function project(model: RestModel, include: IncludeTree | undefined, fields: Fie
             select[r.name] = nested;
         } else if (primary && shown && !r.isArray && !r.fkFields) {
             select[r.name] = { select: idSelect(r.rel.target) };
+            // its foreign keys, if on this side, tell a target the user may not read from no link (document/builder.ts)
+            if (r.linkKeys && !whole) for (const fk of r.linkKeys.local) select[fk] = true;
         }
     }
     if (!whole) return { select };

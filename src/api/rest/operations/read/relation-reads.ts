@@ -103,10 +103,14 @@ export async function readToOne(
             const related = where ? ((await delegate(req.prisma, rel.target).findFirst({ where, ...projection })) as DbRecord | null) : null;
             return { parentRecord: keys, related };
         }
+        seen = keys;
     }
     // `true` when the projection is empty: the related record whole
     const nested = 'select' in projection || projection.include ? projection : true;
-    const found = (await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } })) ?? seen;
+    const read = await delegate(req.prisma, parent).findUnique({ where: parentWhere, select: { ...idSelect(parent), [rel.name]: nested } });
+    // the parent, found above, left out of the nested read: its required target is one the user may not read
+    if (!read && seen && !rel.field.readProtected) return { parentRecord: seen, related: null };
+    const found = read ?? seen;
     if (!found) throw notFound(parent, parentId);
     // left out by a field-level rule; or, the parent left out, a target the user may not read, of a relation whose rule
     // cannot then be told: hidden either way

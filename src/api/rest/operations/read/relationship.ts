@@ -78,8 +78,11 @@ async function relationshipDoc(req: RestRequest, model: RestModel, where: Record
     if (!record) throw notFound(model, read.id);
     if (plan.fkFields && keysHidden(plan, record)) {
         // a foreign key the user may not read (a field-level rule, `@omit`) tells nothing: the relation, if readable, does
-        record = await delegate(req.prisma, model).findUnique({ where, select: { ...idSelect(model), [rel.name]: { select: idSelect(target) } } });
-        if (!record) throw notFound(model, read.id);
+        const linked = await delegate(req.prisma, model).findUnique({ where, select: { ...idSelect(model), [rel.name]: { select: idSelect(target) } } });
+        // the record, found above, left out of the nested read: a required target the user may not read (when the
+        // relation has a rule of its own, whether that rule allows it cannot be told then)
+        if (!linked && rel.field.readProtected) throw hidden(model, rel, read);
+        record = linked ?? { ...record, [rel.name]: null };
         if (record[rel.name] === undefined) throw hidden(model, rel, read);
     } else if (apart) await loadApart(req.prisma, model, [record], undefined, new Map([[model.type, new Set([rel.name])]]), req.config);
     else if (!plan.fkFields && record[rel.name] === undefined) throw hidden(model, rel, read);
