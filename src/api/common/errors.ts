@@ -291,6 +291,19 @@ function textOf(err: unknown): string {
 }
 
 /**
+ * Whether `err` is a failure of a statement the database ran (a driver adapter error, or a Prisma request error other
+ * than ZenStack's policy refusals), or of a transaction that ended. On PostgreSQL such a failure aborts the
+ * transaction the statement ran in, so a look-up of the handler's own must pass it on, never go on past it: the write
+ * after it would fail on the aborted transaction (a 500), where the failure itself answers for the request.
+ */
+export function failedInDatabase(err: unknown): boolean {
+    const name = errorName(err);
+    if (name === 'DriverAdapterError' || name === 'PrismaClientUnknownRequestError') return true;
+    if (name === 'PrismaClientKnownRequestError') return errorCode(err) !== 'P2004';
+    return err instanceof Error && err.message.includes(TRANSACTION_ENDED_MESSAGE);
+}
+
+/**
  * The client-safe message when a driver adapter error (`{ name: 'DriverAdapterError', cause: { kind, code?,
  * originalCode? } }`, alone or as `meta.driverAdapterError` of a Prisma error) is the database's condition
  * rather than the request's fault; otherwise undefined.

@@ -1,4 +1,4 @@
-import { classifyError, RecordNotFoundError } from '../common/errors';
+import { classifyError, failedInDatabase, RecordNotFoundError } from '../common/errors';
 import { hasOwn, isPlainObject, many } from '../common/guards';
 import { idSelect, type RelationField } from '../common/model-registry';
 import type { PreparedCall } from './call';
@@ -87,8 +87,11 @@ export async function targetVisible(client: unknown, call: PreparedCall): Promis
     if (typeof findUnique !== 'function') return undefined;
     try {
         return !!(await findUnique.call(delegate, { where: call.args.where, select: idSelect(call.model) }));
-    } catch {
-        return undefined; // the check is best effort: the original answer stands
+    } catch (err) {
+        // the check is best effort: the original answer stands; but a statement the database refused (a value it cannot
+        // take) has aborted a PostgreSQL transaction, and is the answer itself
+        if (failedInDatabase(err)) throw err;
+        return undefined;
     }
 }
 
@@ -100,6 +103,7 @@ export async function targetVisible(client: unknown, call: PreparedCall): Promis
  */
 export async function hideUnreadableTarget(client: unknown, call: PreparedCall, args: Args, err: unknown, visibleBefore?: boolean): Promise<unknown> {
     if (!mayRevealHiddenRecord(call, args, err) || !namesOneRecord(call)) return err;
-    const visible = visibleBefore ?? (await targetVisible(client, call));
+    // a look-up the database refuses after the failure leaves the failure's own answer
+    const visible = visibleBefore ?? (await targetVisible(client, call).catch(() => undefined));
     return visible === false ? new RecordNotFoundError(`entity not found for model ${call.model.key}`) : err;
 }

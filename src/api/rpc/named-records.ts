@@ -1,4 +1,4 @@
-import { BadRequestError } from '../common/errors';
+import { BadRequestError, failedInDatabase } from '../common/errors';
 import { hasOwn, isObject, isPlainObject } from '../common/guards';
 import { coveredConstraints, idSelect, type ModelDef, type ScalarField } from '../common/model-registry';
 import { keepModelReadRule } from '../common/read-override';
@@ -113,7 +113,8 @@ async function readGroup(client: unknown, target: ModelDef, ids: Identifier[]): 
         let rows: unknown;
         try {
             rows = await delegateOf(client, target).findMany({ where: keepModelReadRule(target, where), select });
-        } catch {
+        } catch (err) {
+            if (failedInDatabase(err)) throw err;
             continue; // a read the client refuses: none of these records is seen (the write then answers for them)
         }
         for (const row of Array.isArray(rows) ? rows.filter(isObject) : []) {
@@ -184,7 +185,8 @@ export async function findNamedRecords(client: unknown, filters: readonly NamedF
         const { target, item } = filters[index];
         try {
             out[index] = (await single(client, target, item as Data)) ?? null;
-        } catch {
+        } catch (err) {
+            if (failedInDatabase(err)) throw err;
             out[index] = undefined;
         }
     }
