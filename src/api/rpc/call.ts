@@ -11,7 +11,7 @@ import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
 import { dropEmptyConditions } from './empty-conditions';
 import { hideUnreadableTarget, namesOneRecord, targetVisible } from './hidden-target';
-import { checkRelationOnlyTarget } from './relation-only-update';
+import { checkHiddenRelationOnlyTarget, checkRelationOnlyTarget, relationOnlyTargetHidden } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
 import type { DecimalBudget } from './arg-numbers';
 import { checkSelectShape, dropFalseCounts } from './shape';
@@ -259,16 +259,20 @@ async function runChecked(client: unknown, prepared: PreparedCall, inTransaction
     await refuseHiddenOrders(client, prepared.registry, prepared.orderSites);
     const call = prepared.cursorSites.length === 0 ? prepared : { ...prepared, args: await emptyHiddenCursors(client, prepared.args, prepared.cursorSites) };
     if (!call.guarded) {
-        if (!call.checksLinks) {
-            await checkRelationOnlyTarget(client, call.model, call.op.name, call.args);
-            return clientMethod(client, call.model, call.op)(call.args);
+        let args = call.args;
+        if (call.checksLinks) {
+            // the records links name are looked up on the client: no transaction is needed (see hideNestedTargets)
+            args = copyTree(call.args) as Args;
+            await hideNestedTargets(client, call.registry, call.model, call.op.name, args);
+            sent.args = args;
         }
-        // the records links name are looked up on the client: no transaction is needed (see hideNestedTargets)
-        const args = copyTree(call.args) as Args;
-        await hideNestedTargets(client, call.registry, call.model, call.op.name, args);
-        await checkRelationOnlyTarget(client, call.model, call.op.name, args);
-        sent.args = args;
-        return clientMethod(client, call.model, call.op)(args);
+        if (!(await relationOnlyTargetHidden(client, call.model, call.op.name, args))) return clientMethod(client, call.model, call.op)(args);
+        // checked by a write, undone with the update when that fails
+        const checked = async (tx: unknown) => {
+            await checkHiddenRelationOnlyTarget(tx, call.model, args);
+            return clientMethod(tx, call.model, call.op)(args);
+        };
+        return inTransaction ? checked(client) : transactionKeepingWrites(client, checked);
     }
     const run = async (tx: unknown) => {
         const c = await asCreateIfHidden(tx, call);
