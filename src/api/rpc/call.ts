@@ -11,6 +11,7 @@ import { guardFalsyConditions } from './falsy-conditions';
 import { hoistGuardedFilters } from './hoist-filters';
 import { dropEmptyConditions } from './empty-conditions';
 import { hideUnreadableTarget, namesOneRecord, targetVisible } from './hidden-target';
+import { refuseDelegateAuxRelations } from './delegate-aux';
 import { checkHiddenRelationOnlyTarget, checkRelationOnlyTarget, relationOnlyTargetHidden } from './relation-only-update';
 import { checkArgStructure } from './arg-structure';
 import type { DecimalBudget } from './arg-numbers';
@@ -120,6 +121,7 @@ export function prepareCall(
     }
     checkSelectShape(args, op.name);
     checkArgStructure(registry, model, op.name, args, decimals, decoded.jsonNulls);
+    refuseDelegateAuxRelations(registry, model, args);
     refuseUncheckedBaseWrites(registry, model, op.name, args);
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     refuseUpsertRelationWrites(registry, model, op.name, args);
