@@ -12,9 +12,10 @@ import { delegateOf } from './write-walk';
  * the note and answered 403 `RESULT_NOT_READABLE`, where an id that does not exist answered 404: whether a guessed
  * id exists, told by writing into the record.
  *
- * Such an update of a record the user cannot read is checked first, in the write's transaction (see `runChecked`), under the record's update rule: by an update that writes the key the `where` names back unchanged (ZenStack checks it). Denied, or
- * missing, it is a 404 and nothing is written, as for a record that does not exist; allowed (a user who may update
- * the record but not read it), the update runs and answers as before.
+ * Such an update of a record the user cannot read is checked first, in the write's transaction (see `runChecked`),
+ * under the record's update rule: by an update that writes the key the `where` names back unchanged (ZenStack checks
+ * it). Denied, or missing, it is a 404 and nothing is written, as for a record that does not exist; allowed (a user
+ * who may update the record but not read it), the update runs and answers as before.
  */
 
 /** Whether `update` data writes relations only (a relation with at least one operation, and no field). */
