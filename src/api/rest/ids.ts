@@ -60,7 +60,7 @@ export function whereById(model: RestModel, id: unknown, divider: string, pointe
     if (typeof id !== 'string') {
         throw new RestError('invalid-id', `a ${model.type} id is a compound value joined with "${divider}"`, pointer ? { source: { pointer } } : {});
     }
-    const parts = id.split(divider);
+    const parts = splitId(id, divider);
     if (parts.length !== fields.length) {
         throw new RestError('invalid-id', `a ${model.type} id has ${fields.length} parts joined with "${divider}"`, pointer ? { source: { pointer } } : {});
     }
@@ -100,15 +100,53 @@ export function formatId(model: RestModel, record: Record<string, unknown>, divi
     return fields.map((f) => escapePart(String(idPart(record[f.name])), divider)).join(divider);
 }
 
+/** Per divider: what `escapePart` encodes (`%` and each character of the divider). */
+const escapedChars = new Map<string, RegExp>();
+
+function escapedCharsOf(divider: string): RegExp {
+    let re = escapedChars.get(divider);
+    if (!re) {
+        const chars = new Set(['%', ...Array.from(divider)]);
+        re = new RegExp(`[${[...chars].map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('')}]`, 'gu');
+        escapedChars.set(divider, re);
+    }
+    return re;
+}
+
 /**
- * A part of a compound id as its `id` writes it: a `%` or the divider in the value percent-encoded (`x_y` →
- * `x%5Fy`), so that the parts can be told apart again (`x%5Fy_z` is `x_y` and `z`, where `x_y_z` was ambiguous).
- * Values without either, nearly all, are written as they are.
+ * A part of a compound id as its `id` writes it: a `%`, and each character of the divider, in the value
+ * percent-encoded (`x_y` → `x%5Fy`), so that the parts can be told apart again (`x%5Fy_z` is `x_y` and `z`, where
+ * `x_y_z` was ambiguous). Every character of the divider, not only the divider whole: with `--`, the values `x-` and `y`
+ * would otherwise join as `x---y`, as `x` and `-y` do. Values without any, nearly all, are written as they are.
  */
 function escapePart(text: string, divider: string): string {
-    if (!text.includes('%') && !text.includes(divider)) return text;
-    const encodedDivider = Array.from(utf8Bytes(divider), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    return text.split('%').join('%25').split(divider).join(encodedDivider);
+    return text.replace(escapedCharsOf(divider), (c) => Array.from(utf8Bytes(c), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+}
+
+const HEX = /^[0-9A-Fa-f]{2}$/;
+
+/**
+ * The parts of a compound id: split at each divider that is not inside an escape (`%` and two hex digits, which may
+ * hold a character of the divider: `%25` with the divider `5`).
+ */
+function splitId(id: string, divider: string): string[] {
+    if (!id.includes('%')) return id.split(divider);
+    const parts: string[] = [];
+    let start = 0;
+    let i = 0;
+    while (i < id.length) {
+        if (id[i] === '%' && HEX.test(id.slice(i + 1, i + 3))) {
+            i += 3;
+        } else if (id.startsWith(divider, i)) {
+            parts.push(id.slice(start, i));
+            i += divider.length;
+            start = i;
+        } else {
+            i++;
+        }
+    }
+    parts.push(id.slice(start));
+    return parts;
 }
 
 /** A part of a compound id as written by `escapePart`; a `%` that starts no escape is taken as it is (ids written before). */

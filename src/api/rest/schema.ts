@@ -2,6 +2,7 @@ import type { ModelMeta } from '@zenstackhq/runtime';
 import { discriminatorsOf } from '../common/delegate-writes';
 import { descendantsOf, getModelRegistry, requiredUniqueFields, uniqueConstraint, type ModelDef, type ModelRegistry, type RelationField, type ScalarField } from '../common/model-registry';
 import type { RestConfig } from './options';
+import { encodeNameSegment } from './document/links';
 
 /** A relationship of a resource type, with its target resolved. */
 export interface RestRelationship {
@@ -196,7 +197,8 @@ export function buildRestSchema(modelMeta: ModelMeta, config: RestConfig): RestS
             relationships,
             descendants,
             discriminators: discriminatorsOf(registry, def),
-            linkPrefix: `${config.endpoint}/${encodeURIComponent(segment)}/`,
+            // under a `urlSegmentCharset`, as the router takes it (`my.users` as `my%2Eusers`)
+            linkPrefix: `${config.endpoint}/${encodeNameSegment(segment, config.segmentPattern)}/`,
             segmentPattern: config.segmentPattern,
         };
         const encodedDivider = encodeURIComponent(config.idDivider);

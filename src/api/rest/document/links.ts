@@ -29,6 +29,12 @@ export function encodeSegment(model: RestModel, id: string): string {
     return allowed && !allowed.test(segment) ? fitSegment(segment, allowed) : segment;
 }
 
+/** A fixed path segment (a model's URL name) as links write it: percent-encoded, and fitted to `allowed` as ids are. */
+export function encodeNameSegment(name: string, allowed: RegExp | undefined): string {
+    const encoded = encodeURIComponent(name);
+    return allowed && !allowed.test(encoded) ? fitSegment(encoded, allowed) : encoded;
+}
+
 /**
  * A segment with every literal character `allowed` refuses percent-encoded. The router decodes a segment whole
  * before reading it (a compound id's divider included), so the segment still names the same id. Where `allowed`
