@@ -3,6 +3,7 @@ import { BadRequestError } from '../common/errors';
 import { readThenWriteOptions } from '../common/isolation';
 import { isNotReadable, transactionKeepingWrites } from '../common/transactions';
 import { removeHiddenFields } from '../common/delegate-fields';
+import { removeUnaskedRelations } from '../common/delegate-relations';
 import { idSelect, type ModelDef, type ModelRegistry } from '../common/model-registry';
 import { isObject } from '../common/guards';
 import { guardProtectedFields } from './field-guard';
@@ -203,6 +204,7 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
         const through = (tx: unknown) => runThroughConcrete(tx, call, (c, concrete) => runCall(c, concrete, true));
         const made = inTransaction ? await through(client) : await transactionKeepingWrites(client, through);
         removeHiddenFields(call.registry, call.model, made);
+        removeUnaskedRelations(call.registry, call.model, call.args, made);
         return made;
     }
     let result: unknown;
@@ -217,8 +219,9 @@ export async function runCall(client: unknown, call: PreparedCall, inTransaction
     } catch (err) {
         throw await hideUnreadableTarget(client, call, sent.args ?? call.args, err, visibleBefore);
     }
-    // concrete fields ZenStack merges into delegate base records without their read rules
+    // concrete fields ZenStack merges into delegate base records without their read rules, and relations it includes there
     removeHiddenFields(call.registry, call.model, result);
+    removeUnaskedRelations(call.registry, call.model, call.args, result);
     dropOmitted(result, call.omitted);
     dropAddedFields(result, call.added);
     return result;
