@@ -151,6 +151,12 @@ describe('RPC reads selecting only overridden fields, filtered, ordered or paged
     it('by ids and by overridden fields they are still read on every record, as ZenStack does', async () => {
         expect((await rpc('/emp/findUnique', { ...salaries, where: { id: 1 } })).body.data).toEqual({ salary: 100 });
         expect((await rpc('/emp/findMany', { ...salaries, orderBy: { id: 'asc' }, cursor: { id: 2 } })).body.data).toEqual([{ salary: 50 }, { salary: 300 }]);
+        // a cursor by id on a record the read lists (it was looked up under the model's rule: an empty page, 2.22.3 pages on)
+        expect((await rpc('/emp/findMany', { ...salaries, orderBy: { id: 'asc' }, cursor: { id: 1 } })).body.data).toEqual([{ salary: 100 }, { salary: 50 }, { salary: 300 }]);
+        const nested = await rpc('/dept/findUnique', { where: { id: 1 }, select: { emps: { ...salaries, orderBy: { id: 'asc' }, cursor: { id: 3 } } } });
+        expect(nested.body.data).toEqual({ emps: [{ salary: 300 }] });
+        // a cursor on no record is still an empty page
+        expect((await rpc('/emp/findMany', { ...salaries, orderBy: { id: 'asc' }, cursor: { id: 9 } })).body.data).toEqual([]);
         expect((await rpc('/emp/findMany', { ...salaries, where: { salary: { gt: 60 } }, orderBy: { id: 'desc' } })).body.data).toEqual([{ salary: 300 }, { salary: 100 }]);
         expect((await rpc('/emp/findMany', { ...salaries, where: { id: { in: [1, 3] } }, distinct: ['id'] })).body.data).toEqual([{ salary: 100 }, { salary: 300 }]);
     });

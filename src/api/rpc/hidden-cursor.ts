@@ -64,13 +64,25 @@ function matchingNothingAt(args: Record<string, unknown>, path: readonly string[
     return { ...args, [key]: matchingNothingAt(args[key] as Record<string, unknown>, rest, model) };
 }
 
+/**
+ * What a cursor's record is looked up with: the read's own selection of scalars where its model has read overrides
+ * (a read of only overridden fields reaches every row they are readable on, as ZenStack means it, and so does the
+ * record its cursor names: a cursor by id there named a record the read lists), the ids otherwise.
+ */
+function cursorSelect(model: ModelDef, read: Record<string, unknown>): Record<string, true> {
+    const select = read.select;
+    if (!model.hasReadOverrides || !isObject(select)) return idSelect(model);
+    const scalars = Object.keys(select).filter((k) => select[k] === true && model.scalars.has(k));
+    return scalars.length > 0 ? Object.fromEntries(scalars.map((k) => [k, true as const])) : idSelect(model);
+}
+
 /** The call's arguments with every read whose cursor names a record the user may not read (or no record) made empty. */
 export async function emptyHiddenCursors(client: unknown, args: Args, sites: readonly CursorSite[]): Promise<Args> {
     let out = args;
     for (const site of sites) {
-        const cursor = at(args, site.path).cursor;
+        const read = at(args, site.path);
         // under the user's read rule: null for a record they may not read, as for one that is not there
-        const record = await delegateOf(client, site.model).findUnique({ where: cursor, select: idSelect(site.model) });
+        const record = await delegateOf(client, site.model).findUnique({ where: read.cursor, select: cursorSelect(site.model, read) });
         if (record === null || record === undefined) out = matchingNothingAt(out, site.path, site.model) as Args;
     }
     return out;
