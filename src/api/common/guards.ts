@@ -87,9 +87,18 @@ export function many(value: unknown): unknown[] {
     return Array.isArray(value) ? value : value === undefined ? [] : [value];
 }
 
-/** A stable text of a JSON-like value with BigInts (`8n`), to compare keys and find duplicates by. */
+/**
+ * A stable text of a JSON-like value with BigInts (`8n`) and bytes (`bytes:0a0b`), to compare keys and find duplicates
+ * by. Bytes by their content: a `Buffer` (decoded from a request) writes itself `{"type":"Buffer","data":[…]}` and a
+ * `Uint8Array` (read from Prisma 6) `{"0":…}`, so that one id never matched itself (found by a review on 2026-12-01).
+ */
 export function jsonKey(value: unknown): string {
-    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+        if (typeof v === 'bigint') return `${v}n`;
+        // the value before its toJSON (a Buffer's), as the holder has it
+        const raw = this[key];
+        return raw instanceof Uint8Array ? `bytes:${Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('')}` : v;
+    });
 }
 
 /** A copy of `object` without its member `name`. */
