@@ -501,7 +501,8 @@ function isSimpleValue(tag: unknown, value: unknown): boolean {
 function checkSimpleValues(json: unknown, values: Record<string, unknown>): void {
     for (const [path, tags] of Object.entries(values)) {
         const tag = (tags as unknown[])[0];
-        if (typeof tag !== 'string' || (tags as unknown[]).length !== 1) continue;
+        // a simple tag's node, whatever follows it (superjson also takes `["bigint", {}]`, its tree form of a node, and converts it the same)
+        if (typeof tag !== 'string') continue;
         const value = getPath(json, path);
         if (value !== undefined && !isSimpleValue(tag, value)) {
             throw new CodecError(`invalid ${tag === DATE_TAG ? 'DateTime (an ISO 8601 date-time with its offset)' : tag} value at "${path}"`, path);
