@@ -47,6 +47,13 @@ describePg('REST, lists of JSON values', () => {
         const patched = await api.call(undefined, 'PATCH', '/doc/4', { data: { type: 'doc', id: '4', attributes: { parts: [null, { c: [3] }] } } });
         expect([patched.status, docOf(patched).data?.attributes]).toEqual([200, { parts: [null, { c: [3] }] }]);
         await api.s.prisma.doc.update({ where: { id: 4 }, data: { parts: [] } });
+        // a null marker stands for a whole Json field, not an item: a 400 pointing at the item (it reached Prisma, whose
+        // refusal had no pointer; a review on 2026-12-01)
+        const marked = await api.call(undefined, 'POST', '/doc', {
+            data: { type: 'doc', id: '5', attributes: { parts: [null] } },
+            meta: { serialization: { values: { 'data.attributes.parts.0': [['custom', 'JsonNull']] } } },
+        });
+        expect([marked.status, firstError(marked).source?.pointer]).toEqual([400, '/data/attributes/parts/0']);
     });
 
     it('filters with $has (one JSON value), $hasSome and $hasEvery (comma-separated JSON values), $isEmpty and equality with an array', async () => {

@@ -71,8 +71,12 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
         return decoded(f, p, 'a Base64 string', () => decodeBytes(v));
     },
     Json: (v, f, p) => {
-        // Prisma's own DbNull / JsonNull object, from a tagged null
-        if (typeof v === 'object' && v !== null && jsonNullNameOf(v)) return v;
+        // Prisma's own DbNull / JsonNull object, from a tagged null: a whole field's value, never AnyNull (a filter's)
+        const marker = typeof v === 'object' && v !== null ? jsonNullNameOf(v) : undefined;
+        if (marker === 'AnyNull' || (marker && f.isArray)) {
+            throw payloadError(p, `attribute "${f.name}" (Json) cannot be written ${marker}: ${marker === 'AnyNull' ? 'it matches either null in filters' : 'a null marker stands for a whole Json field, not an item of a list'}`);
+        }
+        if (marker) return v;
         const problem = notStorableAsJson(v);
         if (problem) throw payloadError(p, `attribute "${f.name}" (Json) expects a JSON value, got ${problem} in it`);
         return v;
