@@ -40,6 +40,8 @@ const CASES: [name: string, method: string, path: () => string, body: Record<str
     ['identifier without type', 'POST', () => '/post', post({ relationships: { author: { data: { id: 1 } } } }), '/data/relationships/author/data', /needs a string "type"/],
     ['to-many identifier without id', 'POST', () => `/post/${ids.pub}/relationships/comments`, { data: [{ type: 'comment' }] }, '/data/0', /needs an "id"/],
     ['relationship body without data', 'PATCH', () => `/post/${ids.pub}/relationships/author`, { id: 1 }, '', /needs a "data" member/],
+    // JSON:API: data and errors must not coexist (it was a 201; 2.22.3: 400; a review on 2026-12-01)
+    ['data beside errors', 'POST', () => '/post', { ...post({}), errors: [] }, '/errors', /"data" or "errors", not both/],
 ];
 
 describe('source.pointer of a missing member', () => {

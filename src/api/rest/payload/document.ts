@@ -84,6 +84,10 @@ export function readDocument(body: unknown, jsonNull?: JsonNullLookup): Record<s
         // JSON:API: a pointer names a value the document has (here the document itself)
         throw payloadError('', 'the request document needs a "data" member');
     }
+    if (hasOwn(body, 'errors')) {
+        // JSON:API: "The members data and errors MUST NOT coexist in the same document"
+        throw payloadError('/errors', 'a request document holds "data" or "errors", not both');
+    }
     if (!hasOwn(body, 'meta') || body.meta === undefined || body.meta === null) {
         return body;
     }
