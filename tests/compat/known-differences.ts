@@ -308,6 +308,16 @@ export function withoutNow<T>(value: T): T {
     );
 }
 
+/** Whether 2.22.3's denial names a record that `r` disconnects (`entity {"id":3} failed policy check`). */
+function disconnectsDenied(r: RpcWrite, message: string): boolean {
+    const denied = /entity (\{[^}]*\}) failed policy check/.exec(message)?.[1];
+    if (!denied) return false;
+    const args = JSON.stringify(r.args);
+    const escaped = denied.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // `"disconnect":{"id":3}`, or a list holding it
+    return args.includes(`"disconnect":${denied}`) || new RegExp(`"disconnect":\\[[^\\]]*${escaped}`).test(args);
+}
+
 export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
     {
         name: 'upsert answers 200 (2.22.3: 201)',
@@ -327,6 +337,14 @@ export const RPC_WRITE_DIFFERENCES: WriteDifference<RpcWrite>[] = [
         // a nested upsert of a hidden record runs its create, which the write's rules may refuse (nothing written) where
         // 2.22.3 ran its update and answered 403 RESULT_NOT_READABLE after writing
         rows: (r, ours, upstream) => ours.status === 403 && rpcNotReadable(upstream) && /"upsert":\{"where"/.test(JSON.stringify(r.args)),
+    },
+    {
+        name: "a to-many disconnect naming a record the user cannot read answers as for a missing one, which Prisma's disconnect passes over: 2xx (2.22.3: the 403 of that record's update rule, naming it)",
+        documented: 'docs/rpc.md#differences-from-zenstackhqserver-2x (records the user cannot read, named by nested writes)',
+        // found by the write differential, seed 113068 (2026-12-01): `user.update({ data: { posts: { disconnect: [{ id: 3 }] } } })`
+        // as Alice, post 3 being Bob's draft; post 99 (missing) is a 200 on both sides
+        status: (r, ours, upstream) => ours.status < 300 && upstream.status === 403 && disconnectsDenied(r, rpcMessage(upstream)),
+        rowsToo: true,
     },
     {
         name: 'links of a many-to-many relation from a model to itself are checked under both records\' update rules (2.22.3 checks none, and answers what the ORM says next)',
