@@ -263,12 +263,22 @@ function pathOf(basePath: string, keys: readonly (string | number)[], depth: num
     return joinPath(path, last);
 }
 
+/** A number JSON writes as it is: finite, and not `-0` (which JSON writes `0`; superjson tags it `"-0"`). */
+export function isPlainNumber(v: number): boolean {
+    return Number.isFinite(v) && !Object.is(v, -0);
+}
+
+/** A number JSON cannot write, as superjson writes it (`"NaN"`, `"Infinity"`, `"-Infinity"`, `"-0"`). */
+export function taggedNumberText(v: number): string {
+    return Object.is(v, -0) ? '-0' : String(v);
+}
+
 /**
  * Whether a value may need encoding: an object (a typed value, or a container that may hold one), a bigint or
  * a number JSON cannot hold. Strings, booleans, finite numbers, null and undefined pass through as they are.
  */
 function mayNeedEncoding(v: unknown): boolean {
-    return v !== null && (typeof v === 'object' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isFinite(v)));
+    return v !== null && (typeof v === 'object' || typeof v === 'bigint' || (typeof v === 'number' && !isPlainNumber(v)));
 }
 
 /** The tags of a value written as plain JSON although it is not (an invalid date). */
@@ -294,8 +304,8 @@ export function serializeValue(value: unknown, basePath = ''): { json: unknown; 
                 encoded = v.toString();
                 return BIGINT_TAGS;
             }
-            if (typeof v === 'number' && !Number.isFinite(v)) {
-                encoded = String(v);
+            if (typeof v === 'number' && !isPlainNumber(v)) {
+                encoded = taggedNumberText(v);
                 return NUMBER_TAGS;
             }
             return undefined;

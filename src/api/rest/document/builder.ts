@@ -1,4 +1,4 @@
-import { BIGINT_TAGS, BYTES_TAGS, DATE_TAGS, DECIMAL_TAGS, NUMBER_TAGS, encodeBytes, isDecimal, serializeValue } from '../../common/codec';
+import { BIGINT_TAGS, BYTES_TAGS, DATE_TAGS, DECIMAL_TAGS, NUMBER_TAGS, encodeBytes, isDecimal, isPlainNumber, serializeValue, taggedNumberText } from '../../common/codec';
 import { isoString } from '../../common/iso-date';
 import { indexedPaths } from '../../common/path-names';
 import { formatId } from '../ids';
@@ -86,7 +86,7 @@ function encodeScalar(value: unknown): [unknown, readonly unknown[] | undefined]
     if (typeof value === 'bigint') return [value.toString(), BIGINT_TAGS];
     if (value instanceof Uint8Array) return [encodeBytes(value), BYTES_TAGS];
     if (isDecimal(value)) return [value.toString(), DECIMAL_TAGS];
-    if (typeof value === 'number' && !Number.isFinite(value)) return [String(value), NUMBER_TAGS];
+    if (typeof value === 'number' && !isPlainNumber(value)) return [taggedNumberText(value), NUMBER_TAGS];
     return [value, undefined];
 }
 
@@ -183,7 +183,7 @@ export class DocumentBuilder {
             if (set && !set.has(a.name)) continue;
             const value = record[a.name];
             if (value === undefined) continue;
-            if (value === null || (!a.complex && !a.deep && (typeof value !== 'number' || Number.isFinite(value)))) {
+            if (value === null || (!a.complex && !a.deep && (typeof value !== 'number' || isPlainNumber(value)))) {
                 attributes[a.name] = value;
             } else {
                 attributes[a.name] = this.encodeAttribute(a, value, this.attributePath(section, index, a));

@@ -10,7 +10,10 @@ import type { RestModel, RestRelationship } from '../schema';
 export interface AttributePlan {
     name: string;
     field: ScalarField;
-    /** The value needs serialization metadata (DateTime, BigInt, Decimal, Bytes; scalar lists of them too). */
+    /**
+     * The value needs serialization metadata (DateTime, BigInt, Decimal, Bytes; scalar lists of them too), or may (a
+     * `Float[]`, whose NaN, ±Infinity and -0 items JSON cannot write; a single Float is checked by value).
+     */
     complex: boolean;
     /** A typed JSON field: any value inside may need serialization metadata (a `DateTime` of its type). */
     deep: boolean;
@@ -110,7 +113,7 @@ function buildPlan(model: RestModel): ModelPlan {
     const attributes: AttributePlan[] = [];
     for (const [name, field] of model.attributes) {
         if (field.kind === 'Unsupported') continue;
-        attributes.push({ name, field, complex: model.def.complexScalars.includes(field), deep: field.typeDef !== undefined, pathSuffix: `.attributes.${name}` });
+        attributes.push({ name, field, complex: model.def.complexScalars.includes(field) || (field.kind === 'Float' && field.isArray), deep: field.typeDef !== undefined, pathSuffix: `.attributes.${name}` });
     }
     const relationships: RelationshipPlan[] = [];
     for (const [name, rel] of model.relationships) {
