@@ -511,7 +511,8 @@ function isSimpleValue(tag: unknown, value: unknown): boolean {
 function checkSimpleValues(json: unknown, values: Record<string, unknown>): void {
     for (const [path, tags] of Object.entries(values)) {
         const tag = (tags as unknown[])[0];
-        // a simple tag's node, whatever follows it (superjson also takes `["bigint", {}]`, its tree form of a node, and converts it the same)
+        // a simple tag's node, whatever follows it (superjson also takes `["bigint", {}]`, its tree form of a node,
+        // and converts it the same)
         if (typeof tag !== 'string') continue;
         const value = getPath(json, path);
         if (value !== undefined && !isSimpleValue(tag, value)) {

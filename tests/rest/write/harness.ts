@@ -72,6 +72,28 @@ export function openForSuite(zmodel: string, provider: Provider, opened: (api: A
     return ready;
 }
 
+/** The rows of a test database by model, as `snapshot` reads them. */
+export type Rows = Record<string, unknown[]>;
+
+/**
+ * A fresh database of `zmodel` on `provider` for each test of the enclosing `describe` (cleaned up after it), seeded
+ * by `seed`: `open()` gives it with its rows of `models` before the test, or undefined when PostgreSQL is not there
+ * (reported by describePg).
+ */
+export function freshPerTest(zmodel: string, provider: Provider, seed: (a: Api) => Promise<void>, models: readonly string[]): () => Promise<{ a: Api; before: Rows } | undefined> {
+    let api: Api | undefined;
+    afterEach(async () => {
+        await api?.cleanup();
+        api = undefined;
+    });
+    return async () => {
+        if (provider === 'postgresql' && !(await requirePg())) return undefined;
+        api = await openApi(zmodel, provider);
+        await seed(api);
+        return { a: api, before: await snapshot(api.s, models) };
+    };
+}
+
 export function errorsOf(res: Response): ErrorObject[] {
     return (res.body as { errors: ErrorObject[] }).errors;
 }

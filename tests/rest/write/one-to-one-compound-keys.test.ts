@@ -1,7 +1,7 @@
-import { describePg, requirePg } from '../../support/postgres';
+import { describePg } from '../../support/postgres';
 import type { Provider } from '../../support/schema';
 import { COMPOUND_KEY_TEAMS_SCHEMA as SCHEMA } from '../../support/one-to-one-schema';
-import { docOf, firstError, openApi, snapshot, type Api } from './harness';
+import { docOf, firstError, freshPerTest, openApi, snapshot, type Api } from './harness';
 
 /**
  * One-to-one links by a compound foreign key, changed from the side without the key (`team.coach`). ZenStack
@@ -13,7 +13,6 @@ import { docOf, firstError, openApi, snapshot, type Api } from './harness';
 
 const MODELS = ['team', 'coach'] as const;
 const ME = { id: 1 };
-type Rows = Record<string, unknown[]>;
 
 /**
  * Teams a/t1 to a/t5. Coaches 1 (hidden, locked) of t1, 2 (hidden) of t2, 3 (locked) of t3, 4 of t4; free coaches
@@ -36,18 +35,7 @@ async function seed(a: Api): Promise<void> {
 }
 
 function defineTests(provider: Provider): void {
-    let api: Api | undefined;
-    afterEach(async () => {
-        await api?.cleanup();
-        api = undefined;
-    });
-
-    async function open(): Promise<{ a: Api; before: Rows } | undefined> {
-        if (provider === 'postgresql' && !(await requirePg())) return undefined;
-        api = await openApi(SCHEMA, provider);
-        await seed(api);
-        return { a: api, before: await snapshot(api.s, MODELS) };
-    }
+    const open = freshPerTest(SCHEMA, provider, seed, MODELS);
     const rows = (a: Api) => snapshot(a.s, MODELS);
     /** Each coach's team (`a_t1`), by coach id, read without the policy. */
     const teamsOf = async (a: Api) => {

@@ -1,7 +1,7 @@
-import { describePg, requirePg } from '../../support/postgres';
+import { describePg } from '../../support/postgres';
 import { ONE_TO_ONE_HIDDEN_KEY_SCHEMA, ONE_TO_ONE_MODELS, ONE_TO_ONE_SCHEMA, ONE_TO_ONE_SHAPES_SCHEMA, seedOneToOne, seedOneToOneHiddenKeys, seedOneToOneShapes } from '../../support/one-to-one-schema';
 import type { Provider } from '../../support/schema';
-import { docOf, firstError, openApi, snapshot, type Api } from './harness';
+import { docOf, firstError, freshPerTest, openApi, snapshot, type Api } from './harness';
 
 /**
  * One-to-one relationship changes through the REST handler (see one-to-one-schema.ts for the seed):
@@ -10,22 +10,10 @@ import { docOf, firstError, openApi, snapshot, type Api } from './harness';
  */
 
 const ME = { id: 1 };
-type Rows = Record<string, unknown[]>;
 
 function defineOneToOneTests(provider: Provider): void {
-    let api: Api | undefined;
-    afterEach(async () => {
-        await api?.cleanup();
-        api = undefined;
-    });
-
     /** A fresh seeded database and its rows, or undefined when PostgreSQL is not there (reported by describePg). */
-    async function open(): Promise<{ a: Api; before: Rows } | undefined> {
-        if (provider === 'postgresql' && !(await requirePg())) return undefined;
-        api = await openApi(ONE_TO_ONE_SCHEMA, provider);
-        await seedOneToOne(api.s);
-        return { a: api, before: await snapshot(api.s, ONE_TO_ONE_MODELS) };
-    }
+    const open = freshPerTest(ONE_TO_ONE_SCHEMA, provider, (a) => seedOneToOne(a.s), ONE_TO_ONE_MODELS);
     const rows = (a: Api) => snapshot(a.s, ONE_TO_ONE_MODELS);
     const userIdOf = async (a: Api, profile: number) => (await a.s.prisma.profile.findUnique({ where: { id: profile } })).userId;
     const personIdOf = async (a: Api, card: number) => (await a.s.prisma.card.findUnique({ where: { id: card } })).personId;

@@ -74,7 +74,8 @@ const CONVERTERS: Record<ScalarKind, Converter> = {
         // Prisma's own DbNull / JsonNull object, from a tagged null: a whole field's value, never AnyNull (a filter's)
         const marker = typeof v === 'object' && v !== null ? jsonNullNameOf(v) : undefined;
         if (marker === 'AnyNull' || (marker && f.isArray)) {
-            throw payloadError(p, `attribute "${f.name}" (Json) cannot be written ${marker}: ${marker === 'AnyNull' ? 'it matches either null in filters' : 'a null marker stands for a whole Json field, not an item of a list'}`);
+            const why = marker === 'AnyNull' ? 'it matches either null in filters' : 'a null marker stands for a whole Json field, not an item of a list';
+            throw payloadError(p, `attribute "${f.name}" (Json) cannot be written ${marker}: ${why}`);
         }
         if (marker) return v;
         const problem = notStorableAsJson(v);
