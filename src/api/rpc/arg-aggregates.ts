@@ -4,6 +4,7 @@ import type { ModelDef } from '../common/model-registry';
 import { checkDecimals, checkIntegers, type DecimalBudget } from './arg-numbers';
 import { fail, LOGICAL, objects } from './arg-walk';
 import { isPlainObject } from '../common/guards';
+import { checkFieldRefs } from './field-refs';
 import type { Args } from './input';
 
 /** Checks of the aggregate arguments: `having` of groupBy, and the field selections of `_count`/`_avg`/`_sum`/`_min`/`_max`. */
@@ -33,6 +34,7 @@ export function checkHaving(model: ModelDef, having: unknown, path: string, deci
             continue;
         }
         noEmptyConditions(value, at);
+        checkFieldRefs(model, value, at);
         const field = model.scalars.get(key);
         if (!field || !isObject(value)) {
             if (field?.kind === 'Int') checkIntegers(value, at);

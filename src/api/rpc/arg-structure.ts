@@ -9,6 +9,7 @@ import type { Args, JsonNullSlot } from './input';
 import { JsonNullIndex } from './json-null-index';
 import { isToOneLongForm } from './write-walk';
 import { discriminatorsOf } from '../common/delegate-writes';
+import { checkFieldRefs } from './field-refs';
 
 /**
  * The object structure Prisma requires of filters and writes, checked against the model before the
@@ -110,6 +111,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
             const scalar = model.scalars.get(key);
             if (scalar) {
                 checkScalarArg(c, scalar, value, at);
+                checkFieldRefs(model, value, at);
                 continue;
             }
             const compound = uniqueConstraint(model, key);
@@ -120,6 +122,7 @@ function checkWhere(c: Ctx, model: ModelDef, where: unknown, path: string): void
                 for (const name of compound.fields) {
                     const field = model.scalars.get(name);
                     if (field) checkScalarArg(c, field, value[name], `${at}.${name}`);
+                    checkFieldRefs(model, value[name], `${at}.${name}`);
                 }
             }
             continue;
