@@ -1,5 +1,10 @@
 import http from 'node:http';
+import express from 'express';
+import { Hono } from 'hono';
+import { methodOverride } from 'hono/method-override';
 import request from 'supertest';
+import { ZenStackMiddleware } from '../../src/adapters/express';
+import { createHonoHandler } from '../../src/adapters/hono';
 import { createNodeHandler } from '../../src/adapters/node';
 import { createFetchHandler } from '../../src/adapters/fetch';
 import { isCrossSiteForgery } from '../../src/adapters/shared/cross-site';
@@ -38,6 +43,23 @@ describe('isCrossSiteForgery: which requests a browser sent from another site wi
         for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
             expect(isCrossSiteForgery(method, headers({ 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' }), host('h'))).toBe(false);
         }
+    });
+
+    it('a write the browser sent from another site without a preflight is refused whatever its method now says (a method override)', () => {
+        const forged = (mode: string) => headers({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode, 'content-type': 'application/json' });
+        for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
+            // a form (navigate) or a no-cors fetch: a POST on the wire, rewritten by the app's middleware
+            expect(isCrossSiteForgery(method, forged('navigate'), host('h'))).toBe(true);
+            expect(isCrossSiteForgery(method, forged('no-cors'), host('h'))).toBe(true);
+            // preflighted: CORS decided
+            expect(isCrossSiteForgery(method, forged('cors'), host('h'))).toBe(false);
+        }
+        expect(isCrossSiteForgery('DELETE', headers({ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' }), host('h'))).toBe(false);
+        expect(isCrossSiteForgery('GET', forged('navigate'), host('h'))).toBe(false);
+        // an older browser (Origin only): the method the client sent, as Express keeps it in req.originalMethod
+        const old = headers({ origin: 'https://evil.example', 'content-type': 'text/plain' });
+        expect(isCrossSiteForgery('DELETE', old, host('api.example.com'), 'POST')).toBe(true);
+        expect(isCrossSiteForgery('DELETE', old, host('api.example.com'), 'DELETE')).toBe(false);
     });
 
     it('without Sec-Fetch-Site (an older browser, or plain HTTP), Origin is compared with the server host', () => {
@@ -124,5 +146,63 @@ describe('cross-site protection through the base adapters', () => {
         expect((await post({ origin: 'https://api.example.com' })).status).toBe(201);
         expect((await post({ origin: 'https://evil.example', 'content-type': 'application/json' })).status).toBe(201);
         expect(await count('fetch form post')).toBe(2);
+    });
+
+    /**
+     * Express's `method-override` and Hono's `methodOverride` turn `POST …?_method=DELETE` into a DELETE before the
+     * adapter sees it: a cross-site form can then delete. The middleware below does what `method-override` does
+     * (`methodOverride('_method')`), keeping the method sent in `req.originalMethod`.
+     */
+    const overrideMethod: express.RequestHandler = (req, _res, next) => {
+        const wanted = req.query._method;
+        const sent = req as { originalMethod?: string; method: string };
+        sent.originalMethod = sent.originalMethod ?? req.method;
+        if (req.method === 'POST' && typeof wanted === 'string') req.method = wanted.toUpperCase();
+        next();
+    };
+
+    it('Express behind a method override: a forged POST turned DELETE is refused, from an older browser too', async () => {
+        const alice = await newUser('cross-override-express@x.io');
+        await f.schema.prisma.post.createMany({ data: [{ title: 'kept express', authorId: alice }, { title: 'kept express', authorId: alice }] });
+        const app = express();
+        app.use(overrideMethod);
+        app.use(RPC_PREFIX, ZenStackMiddleware({ ...f.common, handler: f.rpc, getPrisma: (req) => f.getPrisma(req.header(USER_HEADER)) }));
+        const q = encodeURIComponent(JSON.stringify({ where: { title: 'kept express' } }));
+        const forged = (extra: Record<string, string>) =>
+            request(app).post(`${RPC_PREFIX}/post/deleteMany?_method=DELETE&q=${q}`).set(USER_HEADER, String(alice)).set('content-type', 'text/plain').set(extra).send('');
+
+        const browsers: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, { origin: 'https://evil.example' }];
+        for (const browser of browsers) {
+            const res = await forged(browser);
+            expect([res.status, res.body.error?.message]).toEqual([403, expect.stringMatching(/^cross-site request refused/)]);
+        }
+        expect(await count('kept express')).toBe(2);
+        // the application's own page, and a preflighted cross-site DELETE, are served
+        const own = await forged({ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' });
+        expect([own.status, own.body.data]).toEqual([200, { count: 2 }]);
+    });
+
+    it('Hono behind its methodOverride: a forged POST turned PUT or DELETE is refused; a preflighted one is served', async () => {
+        const alice = await newUser('cross-override-hono@x.io');
+        const post = await f.schema.prisma.post.create({ data: { title: 'hono original', authorId: alice } });
+        const app = new Hono();
+        app.use('/api/*', methodOverride({ app, query: '_method' }));
+        app.use(`${RPC_PREFIX}/*`, createHonoHandler({ ...f.common, handler: f.rpc, getPrisma: (c) => f.getPrisma(c.req.header(USER_HEADER)) }));
+        const send = (path: string, mode: string, body?: string) =>
+            app.request(`https://api.example.com${RPC_PREFIX}${path}`, {
+                method: 'POST',
+                headers: { [USER_HEADER]: String(alice), 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode },
+                body,
+            });
+        const update = JSON.stringify({ where: { id: post.id }, data: { title: 'hono forged' } });
+        const q = encodeURIComponent(JSON.stringify({ where: { id: post.id } }));
+        for (const mode of ['navigate', 'no-cors']) {
+            expect((await send('/post/update?_method=PUT', mode, update)).status).toBe(403);
+            expect((await send(`/post/deleteMany?_method=DELETE&q=${q}`, mode)).status).toBe(403);
+        }
+        expect(await f.schema.prisma.post.findUnique({ where: { id: post.id } })).toMatchObject({ title: 'hono original' });
+        const preflighted = await send('/post/update?_method=PUT', 'cors', update);
+        expect(preflighted.status).toBe(200);
+        expect(await count('hono forged')).toBe(1);
     });
 });

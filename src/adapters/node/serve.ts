@@ -33,6 +33,12 @@ function nodeHeader(req: NodeRequest, name: string): string | undefined {
     return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** The method the client sent, where a method override middleware rewrote `req.method` (Express's `method-override` keeps it). */
+function originalMethodOf(req: NodeRequest): string | undefined {
+    const original = (req as { originalMethod?: unknown }).originalMethod;
+    return typeof original === 'string' ? original : undefined;
+}
+
 /**
  * The Node base adapter, first half: request in, handler `Response` out. Never throws, except the handler's
  * errors that `input.rethrowFromHandler` accepts, rethrown as they are.
@@ -40,7 +46,7 @@ function nodeHeader(req: NodeRequest, name: string): string | undefined {
 export async function handleNodeRequest(adapter: ResolvedAdapter, req: NodeRequest, input: NodeRequestInput): Promise<Response> {
     try {
         const method = input.method ?? req.method ?? 'GET';
-        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => nodeHeader(req, name), () => nodeHeader(req, 'host'))) {
+        if (adapter.crossSiteProtection && isCrossSiteForgery(method, (name) => nodeHeader(req, name), () => nodeHeader(req, 'host'), originalMethodOf(req))) {
             return renderAdapterError(adapter.handler, 403, CROSS_SITE_MESSAGE); // the body is left unread
         }
         const search = input.search ?? splitUrl(req.url ?? '/').search;

@@ -41,22 +41,36 @@ function isOtherOrigin(origin: string, host: string | null | undefined): boolean
     return own === undefined || own !== parsed.host;
 }
 
+/** Methods that read: a browser sends them anywhere, and they write nothing. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * Whether to refuse this request as a cross-site forgery: a `POST` whose body is not declared JSON, which the
- * browser marks as sent from another site (`Sec-Fetch-Site: cross-site` or `same-site`, so a sibling subdomain
- * too), or, without `Sec-Fetch-Site` (an older browser, or plain HTTP, where browsers do not send it), whose
- * `Origin` is not the server's own host (`ownHost`, asked only then).
- * A request without either header (curl, a server, a test client) is never refused.
+ * Whether to refuse this request as a cross-site forgery, when the browser marks it as sent from another site
+ * (`Sec-Fetch-Site: cross-site` or `same-site`, so a sibling subdomain too) or, without `Sec-Fetch-Site` (an older
+ * browser, or plain HTTP, where browsers do not send it), its `Origin` is not the server's own host (`ownHost`,
+ * asked only then):
+ * - a `POST` whose body is not declared JSON;
+ * - any write from another site that the browser says it sent without a preflight (a `Sec-Fetch-Mode` other than
+ *   `cors`: a form's `navigate`, a `no-cors` fetch). A browser sends those only as `POST`, so this is a `POST` whose
+ *   method the application rewrote before the adapter (Express's `method-override`, Hono's `methodOverride`:
+ *   `POST /post/deleteMany?_method=DELETE`); `originalMethod` is what Express's `method-override` keeps of it.
+ * A request without any of these headers (curl, a server, a test client) is never refused.
  */
-export function isCrossSiteForgery(method: string, header: HeaderLookup, ownHost: () => string | null | undefined): boolean {
-    if (method.toUpperCase() !== 'POST' || DECLARED_JSON.test(header('content-type') ?? '')) {
-        return false;
-    }
-    const site = header('sec-fetch-site');
-    if (site) {
-        const value = site.trim().toLowerCase();
-        return value === 'cross-site' || value === 'same-site';
-    }
+export function isCrossSiteForgery(
+    method: string,
+    header: HeaderLookup,
+    ownHost: () => string | null | undefined,
+    originalMethod?: string,
+): boolean {
+    const seen = method.toUpperCase();
+    if (READS.has(seen)) return false;
+    const site = header('sec-fetch-site')?.trim().toLowerCase();
+    const fromOtherSite = site === 'cross-site' || site === 'same-site';
+    const mode = header('sec-fetch-mode')?.trim().toLowerCase();
+    if (fromOtherSite && mode && mode !== 'cors') return true;
+    const sentAsPost = seen === 'POST' || originalMethod?.toUpperCase() === 'POST';
+    if (!sentAsPost || DECLARED_JSON.test(header('content-type') ?? '')) return false;
+    if (site) return fromOtherSite;
     const origin = header('origin');
     return origin !== null && origin !== undefined && isOtherOrigin(origin.trim(), ownHost());
 }
