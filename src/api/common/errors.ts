@@ -76,7 +76,7 @@ export class RequiredRelationError extends Error {
 
 const UNAVAILABLE_CODES = new Set(['P1000', 'P1001', 'P1002', 'P1003', 'P1008', 'P1010', 'P1011', 'P1017', 'P2024', 'P2037']);
 const UNAVAILABLE_TEXT =
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly|attempted to take ownership of Rust value while it was borrowed/i;
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|SQLITE_BUSY|SQLITE_LOCKED|SQLITE_READONLY|SQLITE_CANTOPEN|database is locked|readonly database|Can't reach database|Connection terminated|connection refused|DatabaseNotReachable|SocketTimeout|TooManyConnections|DatabaseDoesNotExist|Cannot open database|unable to open database file|timeout exceeded when trying to connect|terminating connection due to|the database system is (starting up|shutting down|in recovery mode)|server closed the connection unexpectedly|is not queryable|attempted to take ownership of Rust value while it was borrowed/i;
 
 /**
  * Prisma 6's client engine compiles each query in WebAssembly. A panic there (arguments it cannot
