@@ -1,4 +1,4 @@
-import { loadSchema, type TestSchema } from '../support/schema';
+import { loadSchema, type LoadOptions, type TestSchema } from '../support/schema';
 
 /**
  * A schema with field-level read rules, an `@omit` field and row-level rules. Three users; the
@@ -30,8 +30,8 @@ model Post {
 
 export const BOB = { id: 2 };
 
-export async function loadLeakSchema(): Promise<TestSchema> {
-    const s = await loadSchema(LEAK_SCHEMA);
+export async function loadLeakSchema(options: LoadOptions = {}): Promise<TestSchema> {
+    const s = await loadSchema(LEAK_SCHEMA, options);
     const users = [
         { id: 1, name: 'alice', email: 'alice@x', salary: 100, password: 'hash-alice' },
         { id: 2, name: 'bob', email: 'bob@x', salary: 50, password: 'hash-bob' },

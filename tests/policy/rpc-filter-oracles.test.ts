@@ -33,6 +33,11 @@ const DRAFT = ['alice secret draft', 'no such title'] as const;
 
 const reads: Probe[] = [
     ['email under OR', 'GET', '/user/findMany', (v) => ({ where: { OR: [{ email: v }] } }), ...EMAIL],
+    ['email under OR beside a condition on email at the top', 'GET', '/user/findMany', (v) => ({ where: { email: { contains: '@' }, OR: [{ email: v }, { name: 'zz' }] } }), ...EMAIL],
+    ['email under NOT beside a condition on email at the top', 'GET', '/user/count', (v) => ({ where: { email: { not: 'zz' }, NOT: { email: v } } }), ...EMAIL],
+    ['email under OR beside a falsy condition on email at the top', 'GET', '/user/count', (v) => ({ where: { email: { not: 'zz' }, AND: [{ email: '' }, { OR: [{ email: v }] }] } }), ...EMAIL],
+    ['email under OR in a to-one filter beside email at the top', 'GET', '/post/count', (v) => ({ where: { author: { email: { contains: '@' }, OR: [{ email: v }] } } }), ...EMAIL],
+    ['email under OR at the top, email only inside a relation filter', 'GET', '/post/count', (v) => ({ where: { author: { email: { contains: '@' } }, OR: [{ author: { email: v } }] } }), ...EMAIL],
     ['email under AND', 'GET', '/user/findMany', (v) => ({ where: { AND: [{ email: v }] } }), ...EMAIL],
     ['email under NOT', 'GET', '/user/findMany', (v) => ({ where: { NOT: { email: { startsWith: v } } } }), 'al', 'ax'],
     ['email under AND under NOT', 'GET', '/user/findMany', (v) => ({ where: { NOT: [{ AND: { email: v } }] } }), ...EMAIL],
@@ -61,6 +66,7 @@ const reads: Probe[] = [
 const writes: Probe[] = [
     ['salary under OR of updateMany', 'PATCH', '/user/updateMany', (v) => ({ where: { OR: [{ salary: v }] }, data: { name: 'renamed' } }), ...SALARY],
     ['email of updateMany', 'PATCH', '/user/updateMany', (v) => ({ where: { email: v }, data: { name: 'renamed' } }), ...EMAIL],
+    ['email under OR of updateMany beside email at the top', 'PATCH', '/user/updateMany', (v) => ({ where: { email: { contains: '@' }, OR: [{ email: v }] }, data: { name: 'renamed' } }), ...EMAIL],
     ['email under NOT of deleteMany', 'DELETE', '/post/deleteMany', (v) => ({ where: { NOT: { author: { email: v } } } }), ...EMAIL],
     ['a draft title under OR of updateMany', 'PATCH', '/user/updateMany', (v) => ({ where: { OR: [{ posts: { some: { title: v } } }] }, data: { name: 'renamed' } }), ...DRAFT],
     ['a draft title through a relation of updateMany', 'PATCH', '/user/updateMany', (v) => ({ where: { posts: { some: { title: v } } }, data: { name: 'renamed' } }), ...DRAFT],
@@ -70,6 +76,16 @@ const writes: Probe[] = [
 ];
 
 describe('filters that stay', () => {
+    it('a field with a read rule under OR or NOT beside a condition on it at the top, where the policy applies its rule to the whole filter', async () => {
+        const own = await rpc('GET', '/user/findMany', { where: { email: { contains: '@' }, OR: [{ email: 'bob@x' }, { email: 'alice@x' }] }, select: { id: true } });
+        expect([own.status, own.body.data]).toEqual([200, [{ id: 2 }]]);
+        const not = await rpc('GET', '/user/findMany', { where: { email: { endsWith: '@x' }, NOT: { email: 'carol@x' } }, select: { id: true } });
+        expect([not.status, not.body.data]).toEqual([200, [{ id: 2 }]]);
+        const renamed = await rpc('PATCH', '/user/updateMany', { where: { email: { contains: '@' }, OR: [{ email: 'bob@x' }, { email: 'alice@x' }] }, data: { name: 'bobby' } });
+        expect([renamed.status, renamed.body.data]).toEqual([200, { count: 1 }]);
+        expect((await s.prisma.user.findMany({ where: { name: 'bobby' }, select: { id: true } })).map((u: { id: number }) => u.id)).toEqual([2]);
+    });
+
     it('AND members are moved to the top of the filter, where the policy guards them: Bob finds what he may read', async () => {
         const own = await rpc('GET', '/user/findMany', { where: { AND: [{ email: 'bob@x' }, { AND: { name: 'bob' } }] }, select: { id: true } });
         expect([own.status, own.body.data]).toEqual([200, [{ id: 2 }]]);

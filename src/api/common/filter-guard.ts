@@ -11,7 +11,9 @@ import type { ModelDef, ModelRegistry, RelationField, ScalarField } from './mode
  * - a condition on a field with a field-level read rule matches only rows where the user may read the field;
  * - a relation filter sees only the related rows the user may read.
  *
- * It guards nothing under `AND`, `OR` or `NOT`, and nothing in the `where` of a single-record or nested write.
+ * It guards nothing under `AND`, `OR` or `NOT`, and nothing in the `where` of a single-record or nested write,
+ * except that a field's rule, once applied for a condition at the top of a level, holds for that whole level
+ * (`ruledFieldsNamed`).
  * There, a condition on a protected field or through a relation to rows with read rules would answer
  * differently for a right and a wrong guess of a value the user may not read (a count, a match, a write that
  * finds its record or not). Those filters are refused with a 400. A filter on an `@omit` field is refused
@@ -140,12 +142,29 @@ export function checkWhere(w: Walk, where: unknown, mode: FilterMode = 'read', s
     walk(w, where, mode, mode === 'read', skip);
 }
 
-function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?: ReadonlySet<string>): void {
+/**
+ * The fields with read rules that a guarded level of a filter names with a condition ZenStack applies their rules
+ * for (a truthy one: it skips `email: ''`): it ANDs each one's rule onto that whole level, so a condition on the same
+ * field under AND/OR/NOT there is only ever evaluated on rows where the user may read the field
+ * (`email: { contains: 'a', mode: 'insensitive' }, AND: [{ email: { endsWith: '.com' } }]`).
+ */
+function ruledFieldsNamed(model: ModelDef, where: Record<string, unknown>): Set<string> | undefined {
+    let named: Set<string> | undefined;
+    for (const [key, value] of Object.entries(where)) {
+        const field = model.scalars.get(key);
+        if (value && field?.readProtected && !field.omitted) (named ??= new Set()).add(key);
+    }
+    return named;
+}
+
+/** `covered`: the fields with read rules whose rules ZenStack applies to the whole level of the filter `where` lies in. */
+function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?: ReadonlySet<string>, covered?: ReadonlySet<string>): void {
     if (!isObject(where)) return;
+    const ruled = guarded ? ruledFieldsNamed(w.model, where) : covered;
     for (const [key, value] of Object.entries(where)) {
         if (skip?.has(key)) continue;
         if (LOGICAL.has(key)) {
-            each(value, (item) => walk(w, item, mode, false));
+            each(value, (item) => walk(w, item, mode, false, undefined, ruled));
             continue;
         }
         const field = w.model.fields.get(key);
@@ -164,7 +183,7 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
             if (conditions) walk(next, value, mode, guarded);
         } else if ((field as ScalarField).omitted) {
             reject(w.model, key, 'filtering');
-        } else if (!guarded && field.readProtected) {
+        } else if (!guarded && field.readProtected && !ruled?.has(key)) {
             reject(w.model, key, UNGUARDED_USE[mode]);
         }
     }

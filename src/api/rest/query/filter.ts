@@ -214,16 +214,16 @@ export function buildFilter(model: RestModel, filters: readonly FilterParam[], c
  * The access policy guards a condition at the top of the filter and along relationship paths, not under
  * the AND, OR and NOT that combine filters (`common/filter-guard.ts`): the parameters are ANDed at the top
  * where their fields differ, merged where they name the same to-one relationship or different operators of
- * one field (`filter-merge.ts`), and what is left under a combination (a repeated operator on a field with a
- * read rule, several values of an operator on such a field, two paths through one to-many relationship to
- * records with read rules) is a 400.
+ * one field (`filter-merge.ts`); a repeated operator on a field with a read rule is guarded beside the one at the top
+ * (`ruledFieldsNamed` in filter-guard.ts), and what is left under a combination (several values of an operator on
+ * such a field, two paths through one to-many relationship to records with read rules) is a 400.
  */
 function guardFilter(model: RestModel, where: Where, ctx: FilterContext): void {
     try {
         checkWhere({ registry: ctx.registry, model: model.def }, where);
     } catch (err) {
         if (!(err instanceof BadRequestError)) throw err;
-        const detail = `${err.message} (filters on one field or relationship with read rules cannot be combined, nor several values of an operator given for such a field)`;
+        const detail = `${err.message} (several values of an operator on a field with read rules, or two filters through one to-many relationship to records with read rules, cannot be one guarded condition)`;
         throw new RestError('invalid-filter', detail, { source: { parameter: 'filter' } });
     }
 }
