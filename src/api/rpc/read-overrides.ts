@@ -23,6 +23,14 @@ import type { Args } from './input';
  */
 
 const VALUE_AGGREGATES = ['_min', '_max', '_sum', '_avg'];
+/**
+ * Writes by filter, whose `where` ZenStack combines with the write's rule as with a read's: `(rule && fields' read
+ * rules) || their overrides`. A filter made only of overridden fields then let the overrides stand in for the
+ * update or delete rule: `emp.updateMany({ where: { salary: { gt: 0 } } })` renamed, and `deleteMany` deleted, every
+ * employee, whatever `@@allow('update,delete', auth().id == id)` says (2.22.3 the same). The empty `AND` keeps the
+ * rule. (Nested `updateMany`/`deleteMany` filters take no field with a read rule at all: filter-guard.ts.)
+ */
+const FILTERED_WRITES: ReadonlySet<string> = new Set(['updateMany', 'updateManyAndReturn', 'deleteMany']);
 const FINDS: ReadonlySet<string> = new Set(['findMany', 'findFirst', 'findFirstOrThrow', 'findUnique', 'findUniqueOrThrow', 'count']);
 
 /** A field added to the selection of the read at `path` (relation names from the top), to be left out of the result. */
@@ -142,7 +150,8 @@ export function keepHiddenRowsOut(registry: ModelRegistry, model: ModelDef, opNa
         if (include !== undefined) out.include = include;
         if (select !== undefined) out.select = select;
     }
-    if (model.hasReadOverrides && ['count', 'aggregate', 'groupBy'].includes(opName) && (readsValues(opName, args) || usesClosedFields(model, args))) {
+    const keepsRule = (['count', 'aggregate', 'groupBy'].includes(opName) && (readsValues(opName, args) || usesClosedFields(model, args))) || FILTERED_WRITES.has(opName);
+    if (model.hasReadOverrides && keepsRule) {
         const where = keepModelReadRule(model, out.where);
         if (where !== out.where) out = { ...out, where };
     }
