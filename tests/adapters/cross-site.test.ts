@@ -46,16 +46,21 @@ describe('isCrossSiteForgery: which requests a browser sent from another site wi
     });
 
     it('a write the browser sent from another site without a preflight is refused whatever its method now says (a method override)', () => {
-        const forged = (mode: string) => headers({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode, 'content-type': 'application/json' });
+        const forged = (mode: string) => headers({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode, 'content-type': 'text/plain' });
         for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
             // a form (navigate) or a no-cors fetch: a POST on the wire, rewritten by the app's middleware
             expect(isCrossSiteForgery(method, forged('navigate'), host('h'))).toBe(true);
             expect(isCrossSiteForgery(method, forged('no-cors'), host('h'))).toBe(true);
-            // preflighted: CORS decided
-            expect(isCrossSiteForgery(method, forged('cors'), host('h'))).toBe(false);
+            // preflighted: CORS decided (a text/plain POST is a simple request: refused as above)
+            expect(isCrossSiteForgery(method, forged('cors'), host('h'))).toBe(method === 'POST');
         }
         expect(isCrossSiteForgery('DELETE', headers({ 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' }), host('h'))).toBe(false);
         expect(isCrossSiteForgery('GET', forged('navigate'), host('h'))).toBe(false);
+        expect(isCrossSiteForgery('DELETE', headers({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }), host('h'))).toBe(true);
+        // a body declared JSON: no form or no-cors fetch sends one; a server's own fetch passing a page's headers on does
+        const ssr = headers({ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'content-type': 'application/json' });
+        expect(isCrossSiteForgery('POST', ssr, host('h'))).toBe(false);
+        expect(isCrossSiteForgery('PUT', ssr, host('h'))).toBe(false);
         // an older browser (Origin only): the method the client sent, as Express keeps it in req.originalMethod
         const old = headers({ origin: 'https://evil.example', 'content-type': 'text/plain' });
         expect(isCrossSiteForgery('DELETE', old, host('api.example.com'), 'POST')).toBe(true);

@@ -50,9 +50,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * browser, or plain HTTP, where browsers do not send it), its `Origin` is not the server's own host (`ownHost`,
  * asked only then):
  * - a `POST` whose body is not declared JSON;
- * - any write from another site that the browser says it sent without a preflight (a `Sec-Fetch-Mode` other than
- *   `cors`: a form's `navigate`, a `no-cors` fetch). A browser sends those only as `POST`, so this is a `POST` whose
- *   method the application rewrote before the adapter (Express's `method-override`, Hono's `methodOverride`:
+ * - any write whose body is not declared JSON that the browser says it sent without a preflight (a `Sec-Fetch-Mode`
+ *   other than `cors`: a form's `navigate`, a `no-cors` fetch). A browser sends those only as `POST`, so this is a
+ *   `POST` whose method the application rewrote before the adapter (Express's `method-override`, Hono's `methodOverride`:
  *   `POST /post/deleteMany?_method=DELETE`); `originalMethod` is what Express's `method-override` keeps of it.
  * A request without any of these headers (curl, a server, a test client) is never refused.
  */
@@ -63,13 +63,14 @@ export function isCrossSiteForgery(
     originalMethod?: string,
 ): boolean {
     const seen = method.toUpperCase();
-    if (READS.has(seen)) return false;
+    // a browser sends a body declared JSON to another site only after a preflight, and a form or a no-cors fetch
+    // cannot declare one: so is a server's own fetch that passes a page's `Sec-Fetch-*` on (an SSR render may)
+    if (READS.has(seen) || DECLARED_JSON.test(header('content-type') ?? '')) return false;
     const site = header('sec-fetch-site')?.trim().toLowerCase();
     const fromOtherSite = site === 'cross-site' || site === 'same-site';
     const mode = header('sec-fetch-mode')?.trim().toLowerCase();
     if (fromOtherSite && mode && mode !== 'cors') return true;
-    const sentAsPost = seen === 'POST' || originalMethod?.toUpperCase() === 'POST';
-    if (!sentAsPost || DECLARED_JSON.test(header('content-type') ?? '')) return false;
+    if (seen !== 'POST' && originalMethod?.toUpperCase() !== 'POST') return false;
     if (site) return fromOtherSite;
     const origin = header('origin');
     return origin !== null && origin !== undefined && isOtherOrigin(origin.trim(), ownHost());
