@@ -118,6 +118,24 @@ describe('fields named like Prisma operators and JSON:API members', () => {
         expect(plain.body.data).toEqual([{ id: 2 }]);
     });
 
+    it('`is: null` beside conditions on a read-protected field is refused: ZenStack then guards only its `is`', async () => {
+        // a badge whose field "is" is null: `badge: { is: null, secret }` reads as Badge's own conditions, where
+        // ZenStack, seeing an `is`, guards nothing, so the answer told whether a guess of the secret was right
+        await s.prisma.badge.create({ data: { id: 3, is: null, some: 's3', secret: 'hidden' } });
+        await s.prisma.holder.create({ data: { id: 3, badgeId: 3 } });
+        try {
+            for (const secret of ['hidden', 'nope']) {
+                for (const where of [{ badge: { is: null, secret } }, { badge: { isNot: null, secret } }, { badge: { isNot: null, some: 's3', OR: [{ secret }] } }]) {
+                    const res = await call('GET', '/holder/count', encodeQuery({ where }));
+                    expect([where, res.status, res.body.error?.message]).toEqual([where, 400, expect.stringMatching(/of Badge cannot be used for filtering/)]);
+                }
+            }
+        } finally {
+            await s.prisma.holder.delete({ where: { id: 3 } });
+            await s.prisma.badge.delete({ where: { id: 3 } });
+        }
+    });
+
     it('a to-one filter that names a field "is" with a plain value is a 400 saying so, as 2.x cannot run it either', async () => {
         const res = await call('GET', '/holder/findMany', encodeQuery({ where: { badge: { is: 'gold' } } }));
         expect([res.status, res.body.error.message]).toEqual([400, expect.stringMatching(/where\.badge\.is/)]);

@@ -180,7 +180,11 @@ function walk(w: Walk, where: unknown, mode: FilterMode, guarded: boolean, skip?
             if (!next || !isObject(value)) continue;
             const { ops, conditions } = relationFilterForms(field, next.model, value);
             ops.forEach((k) => walk(next, value[k], mode, guarded));
-            if (conditions) walk(next, value, mode, guarded);
+            // ZenStack reads a to-one filter with an `is` or `isNot` as those operators and guards them alone (nothing for
+            // a null), so beside other keys, which Prisma then reads as the related model's own conditions (`badge: {
+            // is: null, secret }` on a Badge with a field named `is`), those conditions are not guarded
+            const unguardedConditions = !field.isArray && ops.length === 0 && (value.is !== undefined || value.isNot !== undefined);
+            if (conditions) walk(next, value, mode, guarded && !unguardedConditions);
         } else if ((field as ScalarField).omitted) {
             reject(w.model, key, 'filtering');
         } else if (!guarded && field.readProtected && !ruled?.has(key)) {
