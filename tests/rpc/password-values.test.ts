@@ -10,6 +10,14 @@ model Account {
   id       Int     @id
   name     String  @default("")
   password String? @password @omit
+  club     Club?   @relation(fields: [clubId], references: [id])
+  clubId   Int?
+  @@allow('all', true)
+}
+
+model Club {
+  id       Int       @id
+  accounts Account[]
   @@allow('all', true)
 }
 `;
@@ -17,7 +25,8 @@ model Account {
 let s: TestSchema;
 beforeAll(async () => {
     s = await loadSchema(SCHEMA);
-    await s.prisma.account.create({ data: { id: 1, name: 'a', password: 'hashed-before' } });
+    await s.prisma.club.create({ data: { id: 1 } });
+    await s.prisma.account.create({ data: { id: 1, name: 'a', password: 'hashed-before', clubId: 1 } });
 });
 afterAll(async () => {
     await s?.cleanup();
@@ -47,6 +56,25 @@ describe('@password values that cannot be hashed', () => {
         const hash = await stored();
         expect(hash).not.toBe('secret');
         await s.prisma.account.update({ where: { id: 1 }, data: { password: 'hashed-before' } });
+    });
+
+    it('RPC: updateMany, updateManyAndReturn and a nested updateMany, which ZenStack does not hash, answer 400 and write nothing', async () => {
+        const rpc = rpcCaller(s, { logger: null });
+        for (const [method, path, body] of [
+            ['PUT', '/account/updateMany', { where: { id: 1 }, data: { password: 'plain-1', name: 'changed' } }],
+            ['PUT', '/account/updateManyAndReturn', { where: { id: 1 }, data: { password: 'plain-2' } }],
+            ['PUT', '/club/update', { where: { id: 1 }, data: { accounts: { updateMany: { where: { id: 1 }, data: { password: 'plain-3' } } } } }],
+            ['POST', '/$transaction/sequential', [{ model: 'account', op: 'updateMany', args: { where: {}, data: { password: 'plain-4' } } }]],
+        ] as const) {
+            const res = await rpc(method, path, { body });
+            expect([path, res.status, res.body.error.message]).toEqual([path, 400, expect.stringMatching(/sets "password", a @password field that ZenStack stores unhashed there/)]);
+        }
+        expect(await stored()).toBe('hashed-before');
+        expect((await s.prisma.account.findUnique({ where: { id: 1 } })).name).toBe('a');
+        // other fields still go through updateMany
+        const other = await rpc('PUT', '/account/updateMany', { body: { where: { id: 1 }, data: { name: 'renamed' } } });
+        expect([other.status, other.body.data]).toEqual([200, { count: 1 }]);
+        await s.prisma.account.update({ where: { id: 1 }, data: { name: 'a' } });
     });
 
     it('REST: a PATCH clearing the password answers 400 in the JSON:API error format', async () => {

@@ -46,6 +46,8 @@ export interface ScalarField {
     readOverride: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
+    /** `@password`: ZenStack stores a hash of the value written (bcrypt). */
+    hashed: boolean;
     /** A native uuid column (`@db.Uuid`): the database compares its values case-insensitively and answers them lower-case. */
     isUuid: boolean;
     /** A case-insensitive text column (`@db.Citext`): the database compares its values case-insensitively and answers them as stored. */
@@ -383,6 +385,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 updateRuled: hasUpdateRule(field),
                 readOverride: hasReadOverride(field),
                 omitted,
+                hashed: hasAttribute(field, '@password'),
                 isUuid: hasAttribute(field, '@db.Uuid'),
                 isCitext: hasAttribute(field, '@db.Citext'),
                 isChar: hasAttribute(field, '@db.Char'),

@@ -32,6 +32,7 @@ import { checkUnguardedLinks, hasUnguardedLinks } from './self-many-to-many';
 import { refuseUncheckedConnectOrCreate } from './connect-or-create';
 import { refuseUpsertRelationWrites } from './nested-upsert';
 import { refuseRuledNestedUpdateMany } from './nested-update-many';
+import { refuseUnhashedPasswords } from './batch-passwords';
 import { longFormToOneUpdates } from './to-one-long-form';
 import { writeDatesAsDates } from './write-dates';
 import { hideNestedTargets, nestedTargets } from './hidden-nested';
@@ -127,6 +128,7 @@ export function prepareCall(
     refuseUncheckedConnectOrCreate(registry, model, op.name, args);
     refuseUpsertRelationWrites(registry, model, op.name, args);
     refuseRuledNestedUpdateMany(registry, model, op.name, args);
+    refuseUnhashedPasswords(registry, model, op.name, args);
     const limited = applyLimits(registry, model, op.name, args, limits);
     // after the Json nulls, which are placed by path
     const conditions = dropEmptyConditions(registry, model, op.name, applyJsonNulls(limited, jsonNulls, prisma));
