@@ -91,6 +91,19 @@ const COMPILER_BROKEN = /memory access out of bounds/;
 const UNAVAILABLE_MESSAGE = 'the database is unavailable, try again later';
 
 /**
+ * ZenStack's check of records after an update names each one it validates (`… check, entity {"id":"…"} failed
+ * validation: [<issues>]`): a record the user may not read, perhaps (an `updateMany` reaches rows its read rule hides),
+ * so its key is left out of the answer. The issues are the rules' messages.
+ */
+function withoutCheckedEntity(message: string): string {
+    // by position, not a pattern: the key is the database's text (a pattern over it could backtrack at length)
+    const entity = message.indexOf(' check, entity ');
+    const issues = message.lastIndexOf(' failed validation: [');
+    if (!message.startsWith('denied by policy: ') || entity < 0 || issues < entity) return message;
+    return `${message.slice(0, entity)} check, failed validation: ${message.slice(issues + ' failed validation: '.length)}`;
+}
+
+/**
  * `Retry-After` (seconds) of every 503: the conditions behind one (a busy pool, a write conflict, a
  * database restarting) pass in about that time, and clients and proxies that honour the header back off
  * instead of retrying at once.
@@ -428,7 +441,7 @@ export function classifyError(err: unknown, registry?: ModelRegistry): Classifie
                 return { kind: 'not-readable', message: NOT_READABLE_MESSAGE, ormCode: code, reason };
             }
             if (reason === DATA_VALIDATION_VIOLATION) {
-                return { kind: 'data-validation', message, ormCode: code, reason, issues: meta.zodErrors };
+                return { kind: 'data-validation', message: withoutCheckedEntity(message), ormCode: code, reason, issues: meta.zodErrors };
             }
             return { kind: 'policy', message: 'denied by access policy', ormCode: code, reason: reason ?? 'ACCESS_POLICY_VIOLATION' };
         }
