@@ -22,6 +22,7 @@ model Emp {
   name   String
   nick   String?
   salary Int     @allow('read', true, true)
+  bonus  Int     @default(0) @allow('read', auth().id == 1, true)
   dept   Dept    @relation(fields: [deptId], references: [id])
   deptId Int
   @@allow('read', auth().id == id)
@@ -43,7 +44,7 @@ beforeAll(async () => {
     await s.prisma.dept.create({ data: { id: 1 } });
     await s.prisma.emp.createMany({
         data: [
-            { id: 1, name: 'alice', nick: 'al', salary: 100, deptId: 1 },
+            { id: 1, name: 'alice', nick: 'al', salary: 100, bonus: 500, deptId: 1 },
             { id: 2, name: 'bob', salary: 50, deptId: 1 },
             { id: 3, name: 'carol', nick: 'cc', salary: 300, deptId: 1 },
         ],
@@ -121,6 +122,15 @@ describe('RPC reads selecting only overridden fields, filtered, ordered or paged
         // Bob's own record, answered without the field added to keep the rule
         const own = await rpc('/emp/findMany', { ...salaries, where: { name: 'bob' } });
         expect([own.status, own.body.data]).toEqual([200, [{ salary: 50 }]]);
+    });
+
+    it('a filter on another overridden field, whose override Bob does not meet, matches only records he may read', async () => {
+        // Alice's bonus (500) is hers to read; the salary's override shows every salary
+        for (const bonus of [500, 501]) {
+            expect([bonus, (await rpc('/emp/findMany', { ...salaries, where: { bonus } })).body.data]).toEqual([bonus, []]);
+            expect([bonus, (await rpc('/emp/findMany', { ...salaries, where: { bonus: { gte: bonus } } })).body.data]).toEqual([bonus, []]);
+        }
+        expect((await rpc('/emp/findMany', { ...salaries, where: { bonus: 0 } })).body.data).toEqual([{ salary: 50 }]);
     });
 
     it('ordering, distinct and a cursor by such a field see only records Bob may read', async () => {

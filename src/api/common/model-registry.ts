@@ -44,6 +44,8 @@ export interface ScalarField {
     updateRuled: boolean;
     /** A read rule that overrides the model's (`@allow('read', condition, true)`): readable on rows the model's rule hides. */
     readOverride: boolean;
+    /** A read override whose condition is the literal `true`, and no field-level read `@deny`: readable on every row. */
+    readOverrideForAll: boolean;
     /** `@omit`: never returned, and ZenStack does not guard filters on it. */
     omitted: boolean;
     /** `@password`: ZenStack stores a hash of the value written (bcrypt). */
@@ -309,6 +311,20 @@ function hasReadOverride(field: FieldInfo): boolean {
     });
 }
 
+/** `@allow('read', true, true)` and no field-level read `@deny` (but a literal `false` one): readable on every row. */
+function hasReadOverrideForAll(field: FieldInfo): boolean {
+    let open = false;
+    for (const a of field.attributes ?? []) {
+        if ((a.name !== '@allow' && a.name !== '@deny') || !coversRead(a)) continue;
+        const condition = a.args.find((arg) => arg.name === 'condition') ?? a.args[1];
+        const literal = condition && 'value' in condition ? condition.value : undefined;
+        if (a.name === '@deny' && literal !== false) return false;
+        const override = a.args.find((arg) => arg.name === 'override') ?? a.args[2];
+        if (a.name === '@allow' && literal === true && !!override && 'value' in override && override.value === true) open = true;
+    }
+    return open;
+}
+
 /**
  * Whether everyone may read every row: an `@@allow` of read whose condition is the literal `true`, and
  * no `@@deny` of read (but a literal `false` one). The metadata keeps literal conditions only.
@@ -384,6 +400,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
                 readProtected: omitted || hasAttribute(field, '@password') || hasReadRule(field),
                 updateRuled: hasUpdateRule(field),
                 readOverride: hasReadOverride(field),
+                readOverrideForAll: hasReadOverrideForAll(field),
                 omitted,
                 hashed: hasAttribute(field, '@password'),
                 isUuid: hasAttribute(field, '@db.Uuid'),

@@ -61,22 +61,29 @@ function selectsOnlyOverridden(model: ModelDef, select: unknown, include: unknow
     return names.length > 0 && names.every((n) => model.scalars.get(n)?.readOverride === true);
 }
 
-/** A field whose values on hidden rows tell nothing the override does not show: an id field, or one overridden itself. */
-function openField(model: ModelDef, name: string): boolean {
+/**
+ * A field whose values on hidden rows tell nothing the override does not show: an id field, or one overridden itself.
+ * For a read selecting only overridden fields (`selected`), which ZenStack runs on the rows where all of theirs hold,
+ * another overridden field is open only if its own override holds on every row: `where: { bonus: 500 }, select:
+ * { salary: true }` compared a bonus its override hides from the user on rows the salary's override shows.
+ */
+function openField(model: ModelDef, name: string, selected?: ReadonlySet<string>): boolean {
     const field = model.scalars.get(name);
-    return !!field && (field.isId || field.readOverride);
+    if (!field) return false;
+    if (field.isId || field.readOverrideForAll) return true;
+    return field.readOverride && (selected === undefined || selected.has(name));
 }
 
 /** Whether a filter or cursor names a field that is not open (a relation, a compound key of one, …). */
-function filtersByClosed(model: ModelDef, where: unknown): boolean {
+function filtersByClosed(model: ModelDef, where: unknown, selected?: ReadonlySet<string>): boolean {
     if (!isObject(where)) return false;
     for (const [key, value] of Object.entries(where)) {
         if (key === 'AND' || key === 'OR' || key === 'NOT') {
-            if ((Array.isArray(value) ? value : [value]).some((item) => filtersByClosed(model, item))) return true;
+            if ((Array.isArray(value) ? value : [value]).some((item) => filtersByClosed(model, item, selected))) return true;
             continue;
         }
         const fields = model.scalars.has(key) ? [key] : (uniqueConstraint(model, key)?.fields ?? [key]);
-        if (!fields.every((f) => openField(model, f))) return true;
+        if (!fields.every((f) => openField(model, f, selected))) return true;
     }
     return false;
 }
@@ -87,12 +94,12 @@ function selectsRelations(model: ModelDef, select: Record<string, unknown>): boo
 }
 
 /** Whether the read's filter, cursor, order or `distinct` uses a field that is not open. */
-function usesClosedFields(model: ModelDef, args: Record<string, unknown>): boolean {
-    if (filtersByClosed(model, args.where) || filtersByClosed(model, args.cursor)) return true;
+function usesClosedFields(model: ModelDef, args: Record<string, unknown>, selected?: ReadonlySet<string>): boolean {
+    if (filtersByClosed(model, args.where, selected) || filtersByClosed(model, args.cursor, selected)) return true;
     const orders = Array.isArray(args.orderBy) ? args.orderBy : [args.orderBy];
-    if (orders.some((o) => isObject(o) && Object.keys(o).some((k) => !openField(model, k)))) return true;
+    if (orders.some((o) => isObject(o) && Object.keys(o).some((k) => !openField(model, k, selected)))) return true;
     const distinct = Array.isArray(args.distinct) ? args.distinct : args.distinct === undefined ? [] : [args.distinct];
-    return distinct.some((d) => typeof d !== 'string' || !openField(model, d));
+    return distinct.some((d) => typeof d !== 'string' || !openField(model, d, selected));
 }
 
 /**
@@ -103,7 +110,9 @@ function usesClosedFields(model: ModelDef, args: Record<string, unknown>): boole
  */
 function keepRuleOfSelection(model: ModelDef, args: Record<string, unknown>, path: readonly string[], added: AddedField[]): Record<string, unknown> {
     if (!model.hasReadOverrides || !isObject(args.select) || !selectsOnlyOverridden(model, args.select, args.include)) return args;
-    if (!usesClosedFields(model, args) && !selectsRelations(model, args.select)) return args;
+    const select = args.select;
+    const selected = new Set(Object.keys(select).filter((k) => select[k] === true));
+    if (!usesClosedFields(model, args, selected) && !selectsRelations(model, select)) return args;
     const extra = model.idFields.find((f) => !f.readOverride) ?? [...model.scalars.values()].find((f) => !f.readOverride && !f.omitted);
     if (!extra) return args;
     added.push({ path, field: extra.name });
