@@ -2,6 +2,7 @@ import type { Response } from '../../types';
 import { classifyError, retryHeaders, type ErrorKind } from '../common/errors';
 import { describeError, log, loggableMessage } from '../common/logger';
 import { formatIssues, zodErrorJson, type ZodErrorJson } from '../common/zod-issues';
+import { hasOwn, isObject } from '../common/guards';
 import { pointerTo } from './json-pointer';
 import type { LoggerConfig } from '../../types';
 import type { ModelRegistry } from '../common/model-registry';
@@ -90,8 +91,14 @@ const KIND_TO_CODE: Record<ErrorKind, RestErrorCode> = {
     unknown: 'unknown-error',
 };
 
+/** The resource a request writes (`POST /:type`, `PATCH /:type/:id`): its model's name and the request document. */
+export interface WrittenResource {
+    model: string;
+    body: unknown;
+}
+
 /** Renders anything thrown while serving a request; logs what the client does not see. */
-export function renderError(err: unknown, logger: LoggerConfig | null | undefined, registry?: ModelRegistry): Response {
+export function renderError(err: unknown, logger: LoggerConfig | null | undefined, registry?: ModelRegistry, written?: WrittenResource): Response {
     if (err instanceof RestError) {
         return errorResponse(err.code, err.detail, err.extra);
     }
@@ -107,7 +114,7 @@ export function renderError(err: unknown, logger: LoggerConfig | null | undefine
     const extra: RestErrorExtra = { ormCode: classified.ormCode, reason: classified.reason };
     const issues = classified.kind === 'data-validation' ? formatIssues(classified.issues) : [];
     if (issues.length > 0) {
-        return validationErrors(issues, extra, zodErrorJson(classified.issues));
+        return validationErrors(issues, extra, zodErrorJson(classified.issues), attributesOf(written, classified.message));
     }
     return errorResponse(code, classified.message, extra);
 }
@@ -136,11 +143,25 @@ export function validationErrorResponse(errors: Record<string, unknown>[], zodEr
  * update): one error object per issue, as the handler's validation answers, with a pointer to the
  * attribute when the issue names one (a model-level `@@validate` names none).
  */
-function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra, zodErrors: ZodErrorJson | undefined): Response {
+function validationErrors(issues: ReturnType<typeof formatIssues>, extra: RestErrorExtra, zodErrors: ZodErrorJson | undefined, attributes: Record<string, unknown> | undefined): Response {
+    // a pointer names an attribute of the request document, and only where the record that failed is the one it writes
+    const pointer = (path: string) => (attributes && hasOwn(attributes, path.split('.')[0]) ? pointerTo('/data/attributes', ...path.split('.')) : undefined);
     return validationErrorResponse(
-        issues.map((issue) => validationErrorObject(issue.message, issue.path ? pointerTo('/data/attributes', ...issue.path.split('.')) : undefined, extra)),
+        issues.map((issue) => validationErrorObject(issue.message, issue.path ? pointer(issue.path) : undefined, extra)),
         zodErrors,
     );
+}
+
+/**
+ * The attributes of the request document when the validation that failed (ZenStack's message names the model:
+ * `denied by policy: item entities failed 'postUpdate' check, …`) is of the resource the request writes: a record it
+ * links fails its own rules (its stored values), which no attribute of the request holds.
+ */
+function attributesOf(written: WrittenResource | undefined, message: string): Record<string, unknown> | undefined {
+    const failed = /^denied by policy: (\S+) entities failed /.exec(message)?.[1];
+    if (!written || !failed || failed.toLowerCase() !== written.model.toLowerCase()) return undefined;
+    const data = isObject(written.body) ? written.body.data : undefined;
+    return isObject(data) && isObject(data.attributes) ? data.attributes : undefined;
 }
 
 const STATUS_TO_CODE: Record<number, RestErrorCode> = {

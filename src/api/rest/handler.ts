@@ -1,6 +1,6 @@
 import type { HandleRequestFn, RequestContext, Response } from '../../types';
 import { resolveModelMeta } from '../common/defaults';
-import { renderError, renderStatusError } from './errors';
+import { renderError, renderStatusError, type WrittenResource } from './errors';
 import { normalizeOptions, type RestApiHandlerOptions } from './options';
 import type { RestRequest } from './request';
 import { matchRoute, selectOperation } from './router';
@@ -17,10 +17,13 @@ export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn 
     const handle: HandleRequestFn = async function handleRestRequest(ctx: RequestContext): Promise<Response> {
         const logger = ctx.logger;
         let schema: RestSchema | undefined;
+        let written: WrittenResource | undefined;
         try {
             schema = schemaFor(resolveModelMeta(ctx.modelMeta));
             const method = String(ctx.method ?? '').toUpperCase();
             const route = matchRoute(schema, ctx.path ?? '', config.segmentPattern);
+            // what a validation error's pointer may name: the attributes of the resource this request writes
+            if (route.kind === 'collection' || route.kind === 'resource') written = { model: route.model.def.name, body: ctx.requestBody };
             const operation = selectOperation(route, method);
             const req: RestRequest = {
                 method,
@@ -36,7 +39,7 @@ export function RestApiHandler(options: RestApiHandlerOptions): HandleRequestFn 
             };
             return await operation(req);
         } catch (err) {
-            return renderError(err, logger, schema?.registry);
+            return renderError(err, logger, schema?.registry, written);
         }
     };
     // lets adapters render their own errors (bad body, size limits, getPrisma failures) as JSON:API documents
