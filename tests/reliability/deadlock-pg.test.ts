@@ -8,6 +8,7 @@ import { driverAdapter } from '../support/generated';
 import { describePg, pgAdminQuery, requirePg } from '../support/postgres';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { hookStatement, writesTo } from './support/statement-hook';
+import { until } from './support/until';
 
 /**
  * Real deadlocks on PostgreSQL at its default isolation (Read Committed). A request's write changes two rows, A then
@@ -106,14 +107,6 @@ const WRITES: Write[] = [
     },
 ];
 
-/** Polls until `check` holds (a condition of the database, never a duration). */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-        if (await check()) return;
-        await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`gave up waiting until ${what}`);
-}
 
 describePg('deadlocks at the default isolation', () => {
     let s: TestSchema | undefined;

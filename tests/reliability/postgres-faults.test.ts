@@ -7,6 +7,7 @@ import { send } from './support/http';
 import { healthy, probesFor, sendProbes, statuses, titlesOf, unavailableProblem } from './support/probes';
 import { startApi, type RunningApi } from './support/server';
 import { TcpProxy } from './support/tcp-proxy';
+import { until } from './support/until';
 
 /**
  * PostgreSQL that refuses connections, goes away under a running application and comes back, cuts
@@ -29,14 +30,6 @@ async function terminateSessions(keep: number[] = []): Promise<void> {
     await pgAdminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid() ${except}`);
 }
 
-/** Polls until `check` holds (a condition of the database, never a duration); fails after many tries. */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-        if (await check()) return;
-        await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`gave up waiting until ${what}`);
-}
 
 describePg('PostgreSQL faults through the Express adapter', () => {
     let pgUrl: URL;
@@ -78,7 +71,7 @@ describePg('PostgreSQL faults through the Express adapter', () => {
                 if (answered) throw new Error(`the increment did not wait: ${JSON.stringify(answered)}`);
                 const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName]);
                 return r.rows[0].n > 0;
-            });
+            }, 20);
             await terminateSessions([locker, watcher].map((c) => (c as unknown as { processID: number }).processID));
             const res = await pending;
             await locker.query('ROLLBACK');

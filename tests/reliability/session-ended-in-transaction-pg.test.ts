@@ -8,6 +8,7 @@ import type { Response } from '../../src/types';
 import { describePg, requirePg } from '../support/postgres';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { hookStatement, writesTo } from './support/statement-hook';
+import { until } from './support/until';
 
 /**
  * PostgreSQL ends a session while its transaction sits between two statements (`pg_terminate_backend`, an
@@ -65,14 +66,6 @@ const WRITES: Array<{ name: string; send: Send }> = [
     },
 ];
 
-/** Polls until `check` holds (a condition of the database, never a duration). */
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-        if (await check()) return;
-        await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`gave up waiting until ${what}`);
-}
 
 describePg('a session ended between two statements of a transaction', () => {
     let s: TestSchema | undefined;
