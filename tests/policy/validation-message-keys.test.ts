@@ -1,5 +1,5 @@
-import { RPCApiHandler } from '../../src/api/rpc';
 import { loadSchema, type TestSchema } from '../support/schema';
+import { rpcAs } from './rpc-call';
 
 /**
  * ZenStack validates the records an update changed and names the one that failed (`entity {"id":"…"} failed
@@ -28,7 +28,6 @@ model Doc {
 `;
 
 let s: TestSchema;
-const rpc = RPCApiHandler();
 
 beforeAll(async () => {
     s = await loadSchema(SCHEMA);
@@ -41,19 +40,11 @@ afterAll(async () => {
 });
 
 it('a 422 after updateMany names the rule, not the key of a record the user cannot read', async () => {
-    const res = await rpc({
-        method: 'PUT',
-        path: '/doc/updateMany',
-        query: {},
-        requestBody: { where: {}, data: { low: 20 } },
-        prisma: s.enhance({ id: 2 }),
-        modelMeta: s.modelMeta,
-        logger: null,
-    });
-    const text = JSON.stringify(res.body);
+    const res = await rpcAs(s, { id: 2 }, 'PUT', '/doc/updateMany', { where: {}, data: { low: 20 } });
+    const { text } = res;
     expect(res.status).toBe(422);
     expect(text).toContain('low must not exceed high');
     expect(text).not.toContain('alice-private');
-    expect((res.body as { error: { message: string } }).error.message).toMatch(/^denied by policy: doc entities failed 'postUpdate' check, failed validation: \[/);
+    expect(res.body.error.message).toMatch(/^denied by policy: doc entities failed 'postUpdate' check, failed validation: \[/);
     expect((await s.prisma.doc.findUnique({ where: { id: 'alice-private-7f3a' } })).low).toBe(0);
 });

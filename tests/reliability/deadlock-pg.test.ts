@@ -1,14 +1,13 @@
 import type { DbClientContract } from '@zenstackhq/runtime';
 import { Client } from 'pg';
 import { withTransactionCleanup } from '../../src';
-import { RestApiHandler } from '../../src/api/rest';
-import { RPCApiHandler } from '../../src/api/rpc';
 import type { Response } from '../../src/types';
 import { driverAdapter } from '../support/generated';
 import { describePg, pgAdminQuery, requirePg } from '../support/postgres';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { hookStatement, writesTo } from './support/statement-hook';
 import { until } from './support/until';
+import { restDirect, rpcDirect } from './support/direct';
 
 /**
  * Real deadlocks on PostgreSQL at its default isolation (Read Committed). A request's write changes two rows, A then
@@ -51,15 +50,7 @@ const WRITES: Write[] = [
         name: 'RPC $transaction/sequential',
         user: 1,
         send: (s, prisma) =>
-            RPCApiHandler()({
-                method: 'POST',
-                path: '/$transaction/sequential',
-                query: {},
-                requestBody: ROWS.map((id) => ({ model: 'allTypes', op: 'update', args: { where: { id }, data: { int: { increment: 1 } } } })),
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            rpcDirect(s, prisma, 'POST', '/$transaction/sequential', ROWS.map((id) => ({ model: 'allTypes', op: 'update', args: { where: { id }, data: { int: { increment: 1 } } } }))),
         nth: 2,
         waitFor: `UPDATE "AllTypes" SET string = 'other' WHERE id = 'row-a'`,
         end: 'COMMIT',
@@ -70,15 +61,7 @@ const WRITES: Write[] = [
         name: 'RPC update with nested updates (one ORM call)',
         user: 1,
         send: (s, prisma) =>
-            RPCApiHandler()({
-                method: 'PUT',
-                path: '/user/update',
-                query: {},
-                requestBody: { where: { id: 1 }, data: { allTypes: { update: ROWS.map((id) => ({ where: { id }, data: { int: { increment: 1 } } })) } } },
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            rpcDirect(s, prisma, 'PUT', '/user/update', { where: { id: 1 }, data: { allTypes: { update: ROWS.map((id) => ({ where: { id }, data: { int: { increment: 1 } } })) } } }),
         nth: 2,
         waitFor: `UPDATE "AllTypes" SET string = 'other' WHERE id = 'row-a'`,
         end: 'COMMIT',
@@ -90,15 +73,7 @@ const WRITES: Write[] = [
         name: 'JSON:API create linking both rows',
         user: 1,
         send: (s, prisma) =>
-            RestApiHandler({ endpoint: 'http://localhost/api' })({
-                method: 'POST',
-                path: '/user',
-                query: {},
-                requestBody: { data: { type: 'user', attributes: { email: NEW_EMAIL }, relationships: { allTypes: { data: ROWS.map((id) => ({ type: 'allTypes', id })) } } } },
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            restDirect(s, prisma, 'POST', '/user', { data: { type: 'user', attributes: { email: NEW_EMAIL }, relationships: { allTypes: { data: ROWS.map((id) => ({ type: 'allTypes', id })) } } } }),
         nth: 1,
         waitFor: `INSERT INTO "User" (email) VALUES ('${NEW_EMAIL}')`,
         end: 'ROLLBACK',
@@ -106,7 +81,6 @@ const WRITES: Write[] = [
         untouched: { string: '', int: 0, ownerId: 1 },
     },
 ];
-
 
 describePg('deadlocks at the default isolation', () => {
     let s: TestSchema | undefined;

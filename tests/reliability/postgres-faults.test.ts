@@ -30,7 +30,6 @@ async function terminateSessions(keep: number[] = []): Promise<void> {
     await pgAdminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${dbName}' AND pid <> pg_backend_pid() ${except}`);
 }
 
-
 describePg('PostgreSQL faults through the Express adapter', () => {
     let pgUrl: URL;
     let proxy: TcpProxy;

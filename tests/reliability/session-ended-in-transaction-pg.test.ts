@@ -2,13 +2,12 @@ import type { DbClientContract } from '@zenstackhq/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { withTransactionCleanup } from '../../src';
-import { RestApiHandler } from '../../src/api/rest';
-import { RPCApiHandler } from '../../src/api/rpc';
 import type { Response } from '../../src/types';
 import { describePg, requirePg } from '../support/postgres';
 import { loadSchema, type TestSchema } from '../support/schema';
 import { hookStatement, writesTo } from './support/statement-hook';
 import { until } from './support/until';
+import { restDirect, rpcDirect } from './support/direct';
 
 /**
  * PostgreSQL ends a session while its transaction sits between two statements (`pg_terminate_backend`, an
@@ -26,46 +25,21 @@ const WRITES: Array<{ name: string; send: Send }> = [
     {
         name: 'RPC $transaction/sequential',
         send: (s, prisma) =>
-            RPCApiHandler()({
-                method: 'POST',
-                path: '/$transaction/sequential',
-                query: {},
-                requestBody: ROWS.map((id) => ({ model: 'allTypes', op: 'update', args: { where: { id }, data: { int: { increment: 1 } } } })),
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            rpcDirect(s, prisma, 'POST', '/$transaction/sequential', ROWS.map((id) => ({ model: 'allTypes', op: 'update', args: { where: { id }, data: { int: { increment: 1 } } } }))),
     },
     {
         name: 'RPC update with a nested update',
+        // row B is user 1's: the policy checks it is, in the transaction, before the write
         send: (s, prisma) =>
-            RPCApiHandler()({
-                method: 'PUT',
-                path: '/user/update',
-                query: {},
-                // row B is user 1's: the policy checks it is, in the transaction, before the write
-                requestBody: { where: { id: 1 }, data: { allTypes: { update: { where: { id: ROWS[1] }, data: { int: { increment: 1 } } } } } },
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            rpcDirect(s, prisma, 'PUT', '/user/update', { where: { id: 1 }, data: { allTypes: { update: { where: { id: ROWS[1] }, data: { int: { increment: 1 } } } } } }),
     },
     {
         // takes row A from user 2 and leaves row B to none
         name: 'JSON:API relationship replacement',
         send: (s, prisma) =>
-            RestApiHandler({ endpoint: 'http://localhost/api' })({
-                method: 'PATCH',
-                path: '/user/1/relationships/allTypes',
-                query: {},
-                requestBody: { data: [{ type: 'allTypes', id: ROWS[0] }] },
-                prisma,
-                modelMeta: s.modelMeta,
-                logger: null,
-            }),
+            restDirect(s, prisma, 'PATCH', '/user/1/relationships/allTypes', { data: [{ type: 'allTypes', id: ROWS[0] }] }),
     },
 ];
-
 
 describePg('a session ended between two statements of a transaction', () => {
     let s: TestSchema | undefined;

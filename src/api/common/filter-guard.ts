@@ -149,6 +149,7 @@ export function checkWhere(w: Walk, where: unknown, mode: FilterMode = 'read', s
  * (`email: { contains: 'a', mode: 'insensitive' }, AND: [{ email: { endsWith: '.com' } }]`).
  */
 function ruledFieldsNamed(model: ModelDef, where: Record<string, unknown>): Set<string> | undefined {
+    if (!model.hasReadProtected) return undefined;
     let named: Set<string> | undefined;
     for (const [key, value] of Object.entries(where)) {
         const field = model.scalars.get(key);

@@ -146,6 +146,8 @@ export interface ModelDef {
      * filter made only of such fields reach rows the model's read rule hides (see `common/read-override.ts`).
      */
     hasReadOverrides: boolean;
+    /** A scalar field is read-protected (`ScalarField.readProtected`): filters on this model may need the policy checks. */
+    hasReadProtected: boolean;
     /** The models this one `extends` (a ZenStack `@@delegate` hierarchy), by schema name. */
     baseTypes: readonly string[];
     /**
@@ -171,6 +173,8 @@ export interface ModelRegistry {
     readonly hasReadProtectedFields: boolean;
     /** Whether any model has a field whose read rule overrides the model's (`ModelDef.hasReadOverrides`). */
     readonly hasReadOverrides: boolean;
+    /** Whether any model has a `@password` field (`ScalarField.hashed`). */
+    readonly hasHashedFields: boolean;
     /** A relation has `nullMatchesHidden`. */
     readonly hasNullMatchingHidden: boolean;
     /** The models that extend a model directly (`baseTypes`), by the base's schema name; models nothing extends are absent. */
@@ -442,6 +446,7 @@ function buildModel(key: string, meta: ModelMeta): ModelDef {
         readableByAll: readableByAll(info.attributes),
         writeRules: { update: modelRules(info.attributes, ['update', 'post-update', 'all']), delete: modelRules(info.attributes, ['delete', 'all']) },
         hasReadOverrides: Object.values(info.fields).some(hasReadOverride),
+        hasReadProtected: [...scalars.values()].some((f) => f.readProtected),
         baseTypes: info.baseTypes ?? [],
         discriminator: (info as { discriminator?: string }).discriminator,
         delegated: (info.baseTypes?.length ?? 0) > 0 || !!info.attributes?.some((a) => a.name === '@@delegate'),
@@ -517,6 +522,7 @@ export function getModelRegistry(modelMeta: ModelMeta): ModelRegistry {
             find: (segment) => models.get(segment) ?? byName.get(segment) ?? models.get(lowerCaseFirst(segment)),
             hasReadProtectedFields: [...models.values()].some((m) => [...m.fields.values()].some((f) => f.readProtected)),
             hasReadOverrides: [...models.values()].some((m) => m.hasReadOverrides),
+            hasHashedFields: [...models.values()].some((m) => [...m.scalars.values()].some((f) => f.hashed)),
             hasNullMatchingHidden: [...models.values()].some((m) => [...m.relations.values()].some((r) => r.nullMatchesHidden)),
             extendedBy: subtypesByBase(models),
         };

@@ -14,7 +14,6 @@ import type { ModelDef } from './model-registry';
  * so the filter no longer consists of overridden fields only. A filter that has an `AND` already needs none.
  */
 export function keepModelReadRule(model: ModelDef, where: unknown): unknown {
-    // an `AND` ZenStack skips (`undefined`, from superjson) would not keep it
-    if (!model.hasReadOverrides || !isObject(where) || (hasOwn(where, 'AND') && where.AND)) return where;
+    if (!model.hasReadOverrides || !isObject(where) || hasOwn(where, 'AND')) return where;
     return { ...where, AND: [] };
 }

@@ -11,6 +11,8 @@ import { many, walkWrites } from './write-walk';
  * text (2.22.3 the same). Such a write is refused (400, naming the field): set a password with `update`.
  */
 export function refuseUnhashedPasswords(registry: ModelRegistry, model: ModelDef, op: string, args: Args): void {
+    // most schemas have no `@password` field: nothing to walk
+    if (!registry.hasHashedFields) return;
     if (op === 'updateMany' || op === 'updateManyAndReturn') check(model, args.data, `${op} of ${model.name}`);
     walkWrites(registry, model, op, args, ({ relation, target, ops }) => {
         for (const item of many(ops.updateMany)) if (isObject(item)) check(target, item.data, `a nested updateMany through "${relation.name}"`);

@@ -12,6 +12,8 @@ import { fail } from './arg-walk';
  * user reads is left to Prisma, which checks that `_container` names the model being filtered.
  */
 export function checkFieldRefs(model: ModelDef, operand: unknown, at: string): void {
+    // nothing to refer to on a model without protected fields; a plain value holds no reference
+    if (!model.hasReadProtected || typeof operand !== 'object' || operand === null) return;
     const stack: unknown[] = [operand];
     while (stack.length > 0) {
         const v = stack.pop();
