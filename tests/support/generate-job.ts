@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { prismaGenerateInProcess } from './prisma-generate';
 
 export interface GenerateJob {
     projectRoot: string;
@@ -27,7 +28,32 @@ const fromProject = (job: GenerateJob, p: string) => path.join(job.projectRoot, 
 /** An ES module, loaded as one: this file is compiled to CommonJS, where `import()` would become `require()`. */
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 
+type ExecPackage = (cmd: string, options?: unknown) => unknown;
+let execHooked = false;
+
+/**
+ * ZenStack runs the Prisma CLI through `execPackage` (its `utils/exec-utils`, looked up at each call): `prisma
+ * generate` runs in this process instead (`prisma-generate.ts`), anything else, or a generate that fails here, as
+ * ZenStack would (the CLI then reports the error).
+ */
+function hookPrismaGenerate(job: GenerateJob): void {
+    if (execHooked) return;
+    execHooked = true;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const utils = require(fromProject(job, 'zenstack/utils/exec-utils')) as { execPackage: ExecPackage };
+    const viaCli = utils.execPackage;
+    utils.execPackage = async (cmd, options) => {
+        try {
+            if (await prismaGenerateInProcess(job.projectRoot, cmd)) return;
+        } catch {
+            // the CLI runs it again below, and says what is wrong
+        }
+        return viaCli(cmd, options);
+    };
+}
+
 async function zenstackGenerate(job: GenerateJob): Promise<void> {
+    hookPrismaGenerate(job);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { generate } = require(fromProject(job, 'zenstack/cli/actions/generate')) as {
         generate: (projectPath: string, options: Record<string, unknown>) => Promise<void>;
