@@ -10,7 +10,7 @@ export const DATA_DIR = path.join(BENCH_DIR, '.data');
 export const BUILD_DIR = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'zenstack-api-bench');
 /** Our package, compiled with tsconfig.build.json (what users run). */
 export const OURS_DIST = path.join(BUILD_DIR, 'dist');
-/** The bench server, transpiled to plain JavaScript so the measured processes carry no ts-node hook. */
+/** The bench server, transpiled to plain JavaScript so the measured processes carry no TypeScript hook. */
 export const SERVER_BUILD = path.join(BUILD_DIR, 'server');
 
 /** The implementations the issue compares. */

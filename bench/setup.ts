@@ -134,7 +134,7 @@ export function buildOurs(): void {
     }
 }
 
-/** Transpiles bench/server/*.ts to plain CommonJS so measured processes run without ts-node. */
+/** Transpiles bench/server/*.ts to plain CommonJS so measured processes run without a TypeScript hook. */
 export function buildServer(): string {
     fs.mkdirSync(SERVER_BUILD, { recursive: true });
     const sourceDir = path.join(BENCH_DIR, 'server');

@@ -61,7 +61,7 @@ async function setupSqlite() {
 }
 
 async function setupPostgres(url) {
-    require('ts-node').register({ transpileOnly: true });
+    require('./ts-register.js');
     return require('./demo-postgres.ts').setupPostgres(url, reset);
 }
 

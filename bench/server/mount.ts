@@ -43,7 +43,7 @@ export async function openDatabase(generatedDir: string, location: string, oursD
     const modelMeta = require(path.join(generatedDir, 'zenstack', 'model-meta.js')).default;
     const zodSchemas = require(path.join(generatedDir, 'zenstack', 'zod', 'index.js'));
     // the driver set-up the README recommends, for all implementations alike: from the compiled package
-    // in a bench server, from the sources under ts-node (the in-process decomposition)
+    // in a bench server, from the sources (the in-process decomposition)
     const { withTransactionCleanup } = oursDist
         ? require(path.join(oursDist, 'driver', 'transaction-cleanup.js'))
         : require('../../src/driver/transaction-cleanup');

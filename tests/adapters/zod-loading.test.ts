@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 import { loadSchema, type TestSchema } from '../support/schema';
 
 /**
@@ -16,7 +16,7 @@ let s: TestSchema;
 let printed: Record<string, unknown>;
 
 /**
- * One plain Node process (loading is process-wide, and ts-node's start is most of the time), in this order: the REST
+ * One plain Node process (loading is process-wide, and starting one is most of the time), in this order: the REST
  * handler without zod schemas and with the default metadata, then adapters created with `zodSchemas: true`, a REST
  * write through one, and an RPC create through the other.
  */
@@ -64,7 +64,7 @@ beforeAll(async () => {
     await s.prisma.user.create({ data: { id: 1, email: 'alice@example.com' } });
     const script = `const dir = ${JSON.stringify(s.generatedDir)}, url = ${JSON.stringify(s.databaseUrl)};
         (async () => { ${SCRIPT} })().catch((e) => { console.error(e); process.exit(1); });`;
-    const out = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['-r', TS_REGISTER, '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`the script failed (${out.status}): ${out.stderr}`);
     printed = JSON.parse(out.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
 });

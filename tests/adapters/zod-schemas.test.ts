@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 
 /**
  * `zodSchemas: true` in an application where `zenstack generate` has not written the zod schemas: the
@@ -29,7 +29,7 @@ afterAll(() => {
 
 /** Runs `script` in that application; what it prints. */
 function runInApp(script: string): string {
-    const out = spawnSync(process.execPath, ['--preserve-symlinks', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: app, encoding: 'utf8' });
+    const out = spawnSync(process.execPath, ['--preserve-symlinks', '-r', TS_REGISTER, '-e', script], { cwd: app, encoding: 'utf8' });
     if (out.status !== 0) throw new Error(`the script failed (${out.status}): ${out.stderr}`);
     return out.stdout.trim();
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 import type { ExportKinds } from './support/export-kinds';
 
 /**
@@ -48,7 +48,7 @@ let declared: (file: string) => string[];
 
 beforeAll(() => {
     const ids = SUBPATHS.flatMap((subpath) => [upstreamId(subpath), ourSource(subpath)].filter((id): id is string => id !== undefined));
-    const child = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'support', 'export-kinds.ts'), ...ids], {
+    const child = spawnSync(process.execPath, ['-r', TS_REGISTER, path.join(__dirname, 'support', 'export-kinds.ts'), ...ids], {
         cwd: PROJECT_ROOT,
         encoding: 'utf8',
     });

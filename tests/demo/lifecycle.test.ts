@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 import { setupDemoDb, startDemo, type RunningDemo } from './support';
 
 /**
@@ -25,9 +25,9 @@ afterAll(async () => {
     for (const f of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) fs.rmSync(f, { force: true });
 });
 
-/** Runs `node -r ts-node/register main.ts` to its end (or kills it after 60 s). */
+/** Runs `main.ts` as `npm start` does to its end (or kills it after 60 s). */
 function runDemo(extra: Record<string, string>): Promise<{ status: number | null; output: string }> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(PROJECT_ROOT, 'src/server/main.ts')], {
+    const child = spawn(process.execPath, ['-r', TS_REGISTER, path.join(PROJECT_ROOT, 'src/server/main.ts')], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, ...env, ...extra },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 
 /**
  * Runs the demo as `npm start` does after `npm run generate` (which the test run's `pretest` did):
@@ -43,7 +43,7 @@ export interface RunningDemo {
 
 /** Starts the demo server on a free port and resolves once it listens. */
 export function startDemo(env: DemoEnv): Promise<RunningDemo> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(PROJECT_ROOT, 'src/server/main.ts')], {
+    const child = spawn(process.execPath, ['-r', TS_REGISTER, path.join(PROJECT_ROOT, 'src/server/main.ts')], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, PORT: '0', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../support/generate';
+import { PROJECT_ROOT, TS_REGISTER } from '../support/generate';
 
 /**
  * Enough panics of Prisma 6's WebAssembly query compiler corrupt its memory: every later query fails with
@@ -13,9 +13,8 @@ import { PROJECT_ROOT } from '../support/generate';
 
 it('both handlers answer 500 and log an error once the query compiler is broken', async () => {
     const child = path.join(__dirname, 'support', 'broken-compiler-child.ts');
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', child], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', TS_REGISTER, child], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
         maxBuffer: 16 * 1024 * 1024,
     });
     const result = JSON.parse(stdout.trim().split('\n').pop()!);

@@ -15,7 +15,7 @@ import { CACHE_ROOT, PROJECT_ROOT, runJob, runJobAsync } from './generator-proce
 
 export type Provider = 'sqlite' | 'postgresql';
 
-export { PROJECT_ROOT } from './generator-processes';
+export { PROJECT_ROOT, TS_REGISTER } from './generator-processes';
 const GENERATOR_VERSION = '2';
 
 export interface GeneratedSchema {

@@ -17,7 +17,8 @@ export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 export const CACHE_ROOT = path.join(PROJECT_ROOT, '.zenstack-test');
 /** The daemons' sockets, for the jest workers (which inherit the environment of the process that started them). */
 const SOCKETS_ENV = 'ZSAPI_TEST_GENERATOR_SOCKETS';
-const TS_NODE = path.join(PROJECT_ROOT, 'node_modules/ts-node/register/transpile-only');
+/** `node -r <this>` runs the project's TypeScript (`scripts/ts-register.js`: ts-node's transpile-only, kept on disk). */
+export const TS_REGISTER = path.join(PROJECT_ROOT, 'scripts/ts-register.js');
 /**
  * A generous bound: a schema takes seconds, tens of seconds on a loaded machine. `ZSAPI_GENERATE_TIMEOUT_MS` raises
  * it for schemas far larger than the tests' (the cold-start benchmark's 300 models took over 10 minutes on 2 cores).
@@ -73,7 +74,7 @@ const processOptions = () => ({
     timeout: jobTimeoutMs(),
 });
 
-const oneShotArgs = (job: GenerateJob) => ['-r', TS_NODE, path.join(__dirname, 'generate-child.ts'), JSON.stringify(job)];
+const oneShotArgs = (job: GenerateJob) => ['-r', TS_REGISTER, path.join(__dirname, 'generate-child.ts'), JSON.stringify(job)];
 
 function failure(err: unknown): Error {
     const e = err as { stdout?: string; stderr?: string; message?: string };
@@ -192,7 +193,7 @@ export async function startGenerators(count: number): Promise<void> {
         fork(path.join(__dirname, 'generate-daemon.ts'), [socket], {
             cwd: PROJECT_ROOT,
             env: toolEnv(),
-            execArgv: ['-r', TS_NODE],
+            execArgv: ['-r', TS_REGISTER],
             stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         }),
     );

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { PROJECT_ROOT as ROOT, TS_REGISTER } from '../../support/generate';
 
 /** An app running in a child Node process, with the ports it printed when ready. */
 export interface ChildApp<Ports> {
@@ -10,12 +8,12 @@ export interface ChildApp<Ports> {
 }
 
 /**
- * Starts `script` (TypeScript, through ts-node) in a child Node process and waits for its `READY <json>` line.
+ * Starts `script` (TypeScript, through `scripts/ts-register.js`) in a child Node process and waits for its `READY <json>` line.
  * NestJS 12 is published as ES modules only, which jest's module loader cannot load; Node's own `require` can,
  * so the NestJS apps under test run this way and the tests talk to them over real HTTP.
  */
 export function startChildApp<Ports>(script: string): Promise<ChildApp<Ports>> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script], {
+    const child = spawn(process.execPath, ['-r', TS_REGISTER, script], {
         cwd: ROOT,
         env: { ...process.env, NODE_NO_WARNINGS: '1' },
         stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 /**
  * Prints, as one JSON line, the names and kinds (`typeof`) of what each module exports:
- * `node -r ts-node/register/transpile-only export-kinds.ts <module> …`. Run as a plain Node process,
+ * `node -r scripts/ts-register.js export-kinds.ts <module> …`. Run as a plain Node process,
  * because jest's module loader cannot load ES-module packages (Nest 12) that Node 20.19+ itself requires.
  */
 /** A module's exports by name, with their kinds, or the first line of the error loading it threw. */

@@ -12,7 +12,7 @@ import { BLOG_SCHEMA, loadSchema, type TestSchema } from '../../support/schema';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-require(require.resolve('ts-node', { paths: [workerData.root] })).register({ transpileOnly: true, project: workerData.root + '/tsconfig.json' });
+require(workerData.root + '/scripts/ts-register.js');
 const http = require('node:http');
 const path = require('node:path');
 const { TanStackStartHandler } = require(workerData.root + '/src/adapters/tanstack-start');
