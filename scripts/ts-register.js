@@ -14,6 +14,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'zenstack-api', 'ts');
+/** Part of every key: bump it when the compile options in `load` change, so that older output is not reused. */
 const FORMAT = '1';
 
 const tsconfigText = fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8');
