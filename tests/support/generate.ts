@@ -16,7 +16,7 @@ import { CACHE_ROOT, PROJECT_ROOT, runJob, runJobAsync } from './generator-proce
 export type Provider = 'sqlite' | 'postgresql';
 
 export { PROJECT_ROOT, TS_REGISTER } from './generator-processes';
-const GENERATOR_VERSION = '2';
+const GENERATOR_VERSION = '3';
 
 export interface GeneratedSchema {
     dir: string;
