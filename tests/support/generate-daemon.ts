@@ -1,6 +1,6 @@
 /**
  * A generator that stays up for a test run: started by `global-setup.ts` (one per jest worker, at most four),
- * it serves `generate.ts` over a Unix socket and keeps ZenStack, the schema engine and `typescript` loaded
+ * it serves `generate.ts` over a Unix socket and keeps ZenStack, the schema engine and esbuild's service loaded
  * between schemas (a fresh process spent about half of a schema's time loading them). It runs one schema at a
  * time and exits when the jest process that started it goes away.
  *
