@@ -108,7 +108,6 @@ const inNodeModules = (filename) => filename.split(path.sep).includes('node_modu
 process.setSourceMapsEnabled(true);
 
 Module._extensions['.ts'] = function compileTs(module, filename) {
-    const source = fs.readFileSync(filename, 'utf8');
     if (inNodeModules(filename)) throw new Error(`${filename}: TypeScript inside node_modules is not compiled (publish JavaScript)`);
-    module._compile(transpile(source, filename), filename);
+    module._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
 };

@@ -7,7 +7,7 @@ import { PROJECT_ROOT, TS_REGISTER } from './generate';
 
 /**
  * `scripts/ts-register.js`, which `npm start`, the bench and the tests' child processes run TypeScript with: the
- * second run of a file loads no compiler, and errors point into the `.ts` source.
+ * second run of a file loads no compiler, errors point into the `.ts` source, and output unused for 30 days goes.
  */
 
 let dir: string;
@@ -48,4 +48,22 @@ it('reports an error at its line in the .ts file', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Error: thrown with 3');
     expect(result.stderr).toContain(`${file}:5:7`);
+});
+
+it('removes kept output unused for 30 days when it next transpiles a file', () => {
+    const stale = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'zenstack-api', 'ts', 'zz', `stale-${randomBytes(4).toString('hex')}.js`);
+    const fresh = `${stale.slice(0, -3)}-fresh.js`;
+    fs.mkdirSync(path.dirname(stale), { recursive: true });
+    for (const file of [stale, fresh]) fs.writeFileSync(file, '');
+    const longAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    fs.utimesSync(stale, longAgo, longAgo);
+    const file = path.join(dir, 'new-file.ts');
+    fs.writeFileSync(file, `// ${randomBytes(8).toString('hex')}\nconsole.log('ran');\n`);
+    try {
+        expect(run(file).stdout).toContain('ran');
+        expect(fs.existsSync(stale)).toBe(false);
+        expect(fs.existsSync(fresh)).toBe(true);
+    } finally {
+        for (const f of [stale, fresh]) fs.rmSync(f, { force: true });
+    }
 });
