@@ -9,7 +9,9 @@
  * connection stays checked out of the pool for ever (after `max` such events every request waits for
  * a connection that never comes); with better-sqlite3 the adapter's transaction lock is never released.
  * The wrapper releases the transaction whenever its COMMIT or ROLLBACK fails (rolling back first after a
- * failed COMMIT, so that a shared connection is not left inside a transaction).
+ * failed COMMIT, so that a shared connection is not left inside a transaction). It also sends a transaction's
+ * statements to its connection one at a time (`oneAtATime`), where Prisma sends some at once and node-postgres 8.19+
+ * warns that it will refuse that.
  *
  * On SQLite (one connection for everything) it also makes statements sent outside a transaction wait
  * while another transaction is open, instead of running inside it (see `ConnectionGate`): without that,
@@ -70,7 +72,26 @@ export class TransactionEndedError extends Error {
     }
 }
 
+/**
+ * A queue that runs what it is given one at a time, in the order given, whether the previous one succeeded or not.
+ *
+ * Prisma's query interpreter sends independent statements of one query plan at once (the children of a nested
+ * include, say). Outside a transaction each goes to its own pooled connection; inside one they all go to the
+ * transaction's single connection, where node-postgres queues them itself, a use it deprecated in 8.19 (a
+ * `DeprecationWarning` in the application's log on the first write with an include) and will refuse in pg 9.
+ * One connection runs one statement at a time either way, so queueing them here changes nothing else.
+ */
+function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
+    let last: Promise<unknown> = Promise.resolve();
+    return <T>(run: () => Promise<T>) => {
+        const result = last.then(run);
+        last = result.catch(() => undefined);
+        return result;
+    };
+}
+
 function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTransaction {
+    const inTurn = oneAtATime();
     let released = false;
     // set when COMMIT or ROLLBACK is sent: Prisma rolls back a transaction that outlives its `timeout` while
     // an operation of it is still running (e.g. waiting on a row lock), and that operation's next statements
@@ -91,11 +112,11 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
             const end = endStatement(query);
             if (!end) {
                 if (ended) throw new TransactionEndedError();
-                return tx.executeRaw(query);
+                return inTurn(() => tx.executeRaw(query));
             }
             ended = true;
             try {
-                return await tx.executeRaw(query);
+                return await inTurn(() => tx.executeRaw(query));
             } catch (err) {
                 if (end === 'COMMIT') {
                     // a connection that is still alive must not stay inside the failed transaction
@@ -118,7 +139,7 @@ function wrapTransaction(tx: DriverTransaction, onEnd?: () => void): DriverTrans
     if (typeof queryRaw === 'function') {
         overrides.queryRaw = async (query: SqlQuery) => {
             if (ended) throw new TransactionEndedError();
-            return queryRaw.call(tx, query);
+            return inTurn(() => queryRaw.call(tx, query));
         };
     }
     return withOverrides(tx, overrides);
