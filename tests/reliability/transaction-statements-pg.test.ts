@@ -13,41 +13,6 @@ import { loadSchema, type TestSchema } from '../support/schema';
  * connection is given while it is still running one.
  */
 
-const SCHEMA = `
-model User {
-  id      Int      @id @default(autoincrement())
-  name    String
-  posts   Post[]
-  profile Profile?
-  @@allow('all', true)
-}
-
-model Profile {
-  id     Int    @id @default(autoincrement())
-  bio    String
-  user   User   @relation(fields: [userId], references: [id])
-  userId Int    @unique
-  @@allow('all', true)
-}
-
-model Post {
-  id       Int       @id @default(autoincrement())
-  title    String
-  author   User      @relation(fields: [authorId], references: [id])
-  authorId Int
-  comments Comment[]
-  @@allow('all', true)
-}
-
-model Comment {
-  id      Int    @id @default(autoincrement())
-  content String
-  post    Post   @relation(fields: [postId], references: [id])
-  postId  Int
-  @@allow('all', true)
-}
-`;
-
 interface Counted {
     pool: Pool;
     /** Statements a connection was given while one of its own was still running. */
@@ -85,11 +50,12 @@ let s: TestSchema | undefined;
 describePg('statements of one transaction', () => {
     beforeAll(async () => {
         if (!(await requirePg())) return;
-        s = await loadSchema(SCHEMA, { provider: 'postgresql' });
+        // the project's blog schema: its access rules put ZenStack's checks in the transaction too
+        s = await loadSchema(undefined, { provider: 'postgresql' });
         await s.prisma.user.create({
             data: {
-                name: 'Ann',
-                profile: { create: { bio: 'hi' } },
+                email: 'ann@statements.test',
+                profile: { create: { gender: 'f' } },
                 posts: { create: [{ title: 'one', comments: { create: [{ content: 'a' }, { content: 'b' }] } }, { title: 'two' }] },
             },
         });
@@ -98,7 +64,7 @@ describePg('statements of one transaction', () => {
         await s?.cleanup();
     });
 
-    /** An RPC update answering with nested includes (one ZenStack transaction), and a read with them in a transaction. */
+    /** User 1's RPC update answering with nested includes (one ZenStack transaction), and a read with them in a transaction. */
     async function run(adapter: unknown): Promise<unknown[]> {
         const client = s!.createClient(adapter);
         try {
@@ -106,8 +72,8 @@ describePg('statements of one transaction', () => {
                 method: 'PUT',
                 path: '/user/update',
                 query: {},
-                requestBody: { where: { id: 1 }, data: { name: 'Ann B' }, include: { profile: true, posts: { include: { comments: true }, orderBy: { id: 'asc' } } } },
-                prisma: s!.enhanceClient(client),
+                requestBody: { where: { id: 1 }, data: { name: 'Ann' }, include: { profile: true, posts: { include: { comments: true }, orderBy: { id: 'asc' } } } },
+                prisma: s!.enhanceClient(client, { id: 1 }),
                 modelMeta: s!.modelMeta,
                 logger: null,
             });
