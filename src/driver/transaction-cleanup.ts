@@ -78,7 +78,8 @@ export class TransactionEndedError extends Error {
  * Prisma's query interpreter sends independent statements of one query plan at once (the children of a nested
  * include, say). Outside a transaction each goes to its own pooled connection; inside one they all go to the
  * transaction's single connection, where node-postgres queues them itself, a use it deprecated in 8.19 (a
- * `DeprecationWarning` in the application's log on the first write with an include) and will refuse in pg 9.
+ * `DeprecationWarning` in the application's log once a statement arrives while one runs and another waits, as
+ * for a write whose answer includes three relations) and drops in pg 9.
  * One connection runs one statement at a time either way, so queueing them here changes nothing else.
  */
 function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
