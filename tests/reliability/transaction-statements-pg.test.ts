@@ -8,9 +8,9 @@ import { loadSchema, type TestSchema } from '../support/schema';
 /**
  * Prisma's query interpreter sends the independent statements of one query (the children of a nested include)
  * at once. Inside an interactive transaction, which ZenStack opens for every policy-checked write, they all go to
- * the transaction's one connection, where node-postgres 8.19+ queues them with a DeprecationWarning and pg 9 will
- * refuse them. `withTransactionCleanup` sends them one at a time; these tests count the statements a pooled
- * connection is given while it is still running one.
+ * the transaction's one connection, where node-postgres queues them: deprecated since pg 8.19 (a DeprecationWarning
+ * once a statement arrives while one runs and another waits) and dropped in pg 9. `withTransactionCleanup` sends
+ * them one at a time; this test counts the statements a pooled connection is given while it is still running one.
  */
 
 interface Counted {
