@@ -30,6 +30,7 @@
 import { ConnectionGate } from './connection-gate';
 import { withOverrides } from './overrides';
 import { ConnectedAdapters, runsOnOneConnection, SNAPSHOT_PROBE } from './snapshot-probe';
+import { DEFAULT_PREPARED_STATEMENTS, keepPreparedStatements } from './statement-cache';
 import { declaringLimit, sqliteVariableLimit, type ConnectionInfoLike } from './variable-limit';
 
 interface SqlQuery {
@@ -243,20 +244,34 @@ function wrapAdapter<A>(adapter: A, connected?: ConnectedAdapters, variableLimit
     return withOverrides(inner, overrides) as unknown as A;
 }
 
+export interface TransactionCleanupOptions {
+    /**
+     * With `@prisma/adapter-better-sqlite3`: how many compiled statements the connection keeps for reuse
+     * (`statement-cache.ts`; 256 by default, 0 compiles every statement anew, as the adapter does alone).
+     */
+    preparedStatements?: number;
+}
+
 /**
  * Wraps a driver adapter factory so that a transaction whose COMMIT or ROLLBACK fails still gives its
  * connection (or lock) back, and, on SQLite, so that statements outside a transaction never run inside
  * another caller's open one. Pass the result as `adapter` to `new PrismaClient`.
  */
-export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(factory: F): F {
+export function withTransactionCleanup<F extends DriverAdapterFactoryLike>(factory: F, options: TransactionCleanupOptions = {}): F {
     if (typeof factory?.connect !== 'function') {
         throw new TypeError('withTransactionCleanup: expected a Prisma driver adapter factory (e.g. new PrismaPg(...))');
+    }
+    const kept = options?.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS;
+    if (!Number.isSafeInteger(kept) || kept < 0) {
+        throw new TypeError(`withTransactionCleanup: preparedStatements must be a whole number from 0 up, not ${String(kept)}`);
     }
     const connected = factory.provider === 'sqlite' && runsOnOneConnection(factory.adapterName) ? new ConnectedAdapters() : undefined;
     const overrides: Record<string | symbol, unknown> = {
         connect: async () => {
             const adapter = await factory.connect();
-            const inner = adapter as unknown as DriverAdapter & { queryRaw?: unknown };
+            const inner = adapter as unknown as DriverAdapter & { queryRaw?: unknown; client?: unknown };
+            // the adapter's better-sqlite3 connection (`client`): one for everything, so its statements can be kept
+            if (connected && kept > 0) keepPreparedStatements(inner?.client, kept);
             const limit = inner?.provider === 'sqlite' && typeof inner.queryRaw === 'function' ? await sqliteVariableLimit(inner as never) : undefined;
             return wrapAdapter(adapter, connected, limit);
         },
