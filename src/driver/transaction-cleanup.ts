@@ -21,8 +21,8 @@
  * transaction, and its transactions take the file's write lock at their start (`takeWriteLock`), so that
  * several processes on one file wait for each other instead of failing with SQLITE_BUSY. A SQLite adapter
  * that declares no bound on a statement's parameters declares the one its SQLite was built with
- * (`variable-limit.ts`: 32,766 for better-sqlite3, where Prisma assumed 999). Everything else passes through
- * unchanged.
+ * (`variable-limit.ts`: 32,766 for better-sqlite3, where Prisma assumed 999), and better-sqlite3's connection keeps
+ * the statements it compiles for reuse (`statement-cache.ts`). Everything else passes through unchanged.
  *
  *     new PrismaClient({ adapter: withTransactionCleanup(new PrismaPg({ connectionString })) })
  */
