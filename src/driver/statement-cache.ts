@@ -4,10 +4,10 @@
  * The adapter compiles every statement anew (`client.prepare(sql).bind(args)`, then `run()` or `raw().all()`),
  * although Prisma sends the same few SQL texts over and over: compiling the bench's single-post read takes about
  * 18 µs, a third of what running it through the adapter costs, and each native statement object is garbage for V8
- * to collect. `keepPreparedStatements` makes the
- * connection's `prepare` hand out a stand-in for a statement compiled once and kept (the `limit` most recently
- * used texts), which runs it with its arguments bound for that one call, as better-sqlite3's `run(...args)` does:
- * a statement is reset and its bindings cleared after every call, whether it succeeded or failed.
+ * to collect. `keepPreparedStatements` makes the connection's `prepare` hand out a stand-in for a statement
+ * compiled once and kept (the `limit` most recently used texts), which runs it with its arguments bound for that one
+ * call, as better-sqlite3's `run(...args)` does: a statement is reset and its bindings cleared after every call,
+ * whether it succeeded or failed.
  *
  * What is kept: statements whose text starts with a data or transaction keyword (SELECT, INSERT, UPDATE, DELETE,
  * REPLACE, WITH, BEGIN, COMMIT, END, ROLLBACK, SAVEPOINT, RELEASE), up to `MAX_SQL_LENGTH` characters, with no `*`
