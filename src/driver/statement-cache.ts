@@ -52,6 +52,7 @@ interface Database {
     readonly open: boolean;
     prepare(sql: string): Statement;
     defaultSafeIntegers(toggle?: boolean): unknown;
+    exec?(sql: string): unknown;
 }
 
 /** Statements longer than this (a filter of thousands of values, say) are compiled each time, not kept. */
@@ -94,7 +95,7 @@ export function keepPreparedStatements(db: unknown, limit: number = DEFAULT_PREP
     if (target[INSTALLED]) return false;
     const compile = db.prepare.bind(db);
     const setDefault = db.defaultSafeIntegers.bind(db);
-    const exec = typeof (db as { exec?: unknown }).exec === 'function' ? (db as unknown as { exec(sql: string): unknown }).exec.bind(db) : undefined;
+    const exec = typeof db.exec === 'function' ? db.exec.bind(db) : undefined;
     const kept = new Map<string, Entry>();
     const prepare = (sql: string): Statement => {
         const entry = kept.get(sql);
@@ -182,11 +183,15 @@ class KeptStatement {
         return this.own;
     }
 
-    /** The kept statement, ready to run for a call with `args`, or undefined when this call needs its own. */
-    private shared(args: unknown[]): Statement | undefined {
-        if (this.own || (this.params && args.length > 0) || this.entry.statement.busy) return undefined;
-        if (this.entry.statement.reader) setMode(this.entry, this.mode);
-        return this.entry.statement;
+    /**
+     * Runs `method` with `args` on the kept statement (never busy: it is never iterated), in this stand-in's mode
+     * and with its bound parameters, or on a statement of its own when the call is one the kept one cannot serve.
+     */
+    private call<M extends 'run' | 'get' | 'all'>(method: M, args: unknown[]): ReturnType<Statement[M]> {
+        if (this.own || (this.params && args.length > 0)) return this.detach()[method](...args) as ReturnType<Statement[M]>;
+        const { statement } = this.entry;
+        if (statement.reader) setMode(this.entry, this.mode);
+        return statement[method](...(this.params ?? args)) as ReturnType<Statement[M]>;
     }
 
     bind(...params: unknown[]): this {
@@ -196,18 +201,15 @@ class KeptStatement {
     }
 
     run(...args: unknown[]): unknown {
-        const statement = this.shared(args);
-        return statement ? statement.run(...(this.params ?? args)) : this.detach().run(...args);
+        return this.call('run', args);
     }
 
     get(...args: unknown[]): unknown {
-        const statement = this.shared(args);
-        return statement ? statement.get(...(this.params ?? args)) : this.detach().get(...args);
+        return this.call('get', args);
     }
 
     all(...args: unknown[]): unknown[] {
-        const statement = this.shared(args);
-        return statement ? statement.all(...(this.params ?? args)) : this.detach().all(...args);
+        return this.call('all', args);
     }
 
     iterate(...args: unknown[]): IterableIterator<unknown> {

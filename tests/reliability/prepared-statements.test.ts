@@ -16,23 +16,29 @@ import { loadSchema, type TestSchema } from '../support/schema';
 type Client = any;
 type Db = Database.Database;
 
+/**
+ * Makes `db` count what it compiles, by SQL text, in `compiled`: an own `prepare`, which the cache installs over, so
+ * what reaches better-sqlite3 is counted.
+ */
+function countCompiles(db: Db, compiled: Map<string, number>): void {
+    const compile = db.prepare.bind(db);
+    Object.defineProperty(db, 'prepare', {
+        configurable: true,
+        writable: true,
+        value: (sql: string) => {
+            compiled.set(sql, (compiled.get(sql) ?? 0) + 1);
+            return compile(sql);
+        },
+    });
+}
+
 /** A client of `s` whose better-sqlite3 connection counts what it compiles, by SQL text. */
 function compilingClient(s: TestSchema, options?: TransactionCleanupOptions): { client: Client; compiled: Map<string, number>; total: () => number } {
     const compiled = new Map<string, number>();
     const factory = new PrismaBetterSQLite3({ url: s.databaseUrl });
     const connect = async () => {
         const adapter = (await factory.connect()) as unknown as { client: Db };
-        const db = adapter.client;
-        const compile = db.prepare.bind(db);
-        // an own property, as the cache installs over it: what reaches better-sqlite3 is counted
-        Object.defineProperty(db, 'prepare', {
-            configurable: true,
-            writable: true,
-            value: (sql: string) => {
-                compiled.set(sql, (compiled.get(sql) ?? 0) + 1);
-                return compile(sql);
-            },
-        });
+        countCompiles(adapter.client, compiled);
         return adapter;
     };
     const client = s.createClient(withTransactionCleanup(withOverrides(factory, { connect }), options));
@@ -202,7 +208,9 @@ describe('the same answers with and without kept statements', () => {
 describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
     let plain: Db;
     let kept: Db;
-    let compiled: number;
+    let texts: Map<string, number>;
+    /** Statements `kept` compiled, of every text. */
+    const compiled = () => [...texts.values()].reduce((a, b) => a + b, 0);
     beforeEach(() => {
         plain = new Database(':memory:');
         kept = new Database(':memory:');
@@ -210,16 +218,8 @@ describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
             db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, n INTEGER)');
             db.exec(`INSERT INTO t (name, n) VALUES ('a', 1), ('b', 2), ('c', 3)`);
         }
-        compiled = 0;
-        const compile = kept.prepare.bind(kept);
-        Object.defineProperty(kept, 'prepare', {
-            configurable: true,
-            writable: true,
-            value: (sql: string) => {
-                compiled++;
-                return compile(sql);
-            },
-        });
+        texts = new Map();
+        countCompiles(kept, texts);
         expect(keepPreparedStatements(kept, 2)).toBe(true);
     });
     afterEach(() => {
@@ -255,7 +255,7 @@ describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
         both((db) => db.prepare('INSERT INTO t (name, n) VALUES (?, ?)').bind(['d', 4]).run());
         both((db) => db.prepare('INSERT INTO t (name, n) VALUES (?, ?)').run('e', 5));
         both((db) => db.prepare('SELECT count(*) AS k FROM t').get());
-        expect(compiled).toBe(3 + 2); // three texts, and two statements of their own (iterate, safeIntegers)
+        expect(compiled()).toBe(3 + 2); // three texts, and two statements of their own (iterate, safeIntegers)
     });
 
     it('fails where a statement of its own fails, with the same error', () => {
@@ -283,18 +283,18 @@ describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
         expect(kept.prepare(sql).pluck().all()).toEqual([1, 2, 3]);
         expect([...iterator]).toEqual([2, 3]);
         expect(kept.prepare(sql).all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-        expect(compiled).toBe(2); // the kept statement, and the iterator's own
+        expect(compiled()).toBe(2); // the kept statement, and the iterator's own
     });
 
     it('keeps the most recently used texts, as many as it is given', () => {
         const q = (n: number) => `SELECT ${n} AS v`;
         for (const n of [1, 2, 1, 2, 1]) kept.prepare(q(n)).get();
-        expect(compiled).toBe(2);
+        expect(compiled()).toBe(2);
         kept.prepare(q(3)).get(); // drops 2, the least recently used
         kept.prepare(q(1)).get();
-        expect(compiled).toBe(3);
+        expect(compiled()).toBe(3);
         kept.prepare(q(2)).get();
-        expect(compiled).toBe(4);
+        expect(compiled()).toBe(4);
     });
 
     it('compiles anew what must not be kept', () => {
@@ -304,7 +304,7 @@ describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
             kept.prepare(sql).all();
             kept.prepare(sql).all();
         }
-        expect(compiled).toBe(texts.length * 2);
+        expect(compiled()).toBe(texts.length * 2);
         for (const sql of ['SELECT COUNT(*) FROM t', ' select id from t', 'WITH x AS (SELECT 1) SELECT * FROM x LIMIT 0', 'INSERT INTO t DEFAULT VALUES', 'BEGIN IMMEDIATE', 'COMMIT']) {
             expect([sql, keepable(sql)]).toEqual([sql, !sql.includes('SELECT *')]);
         }
@@ -317,10 +317,10 @@ describe('the stand-in for a kept statement, on better-sqlite3 itself', () => {
         expect(kept.prepare(sql).pluck().get()).toBe(BigInt(1));
         kept.defaultSafeIntegers(false);
         expect(kept.prepare(sql).pluck().get()).toBe(1);
-        expect(compiled).toBe(3);
+        expect(compiled()).toBe(3);
         kept.exec('CREATE INDEX t_n ON t (n)');
         kept.prepare(sql).get();
-        expect(compiled).toBe(4);
+        expect(compiled()).toBe(4);
         kept.close();
         expect(() => kept.prepare(sql)).toThrow(/not open/);
     });
