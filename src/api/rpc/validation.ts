@@ -1,5 +1,6 @@
 import type { ZodSchemas } from '@zenstackhq/runtime';
 import { formatIssues, zodErrorJson, type ValidationIssue, type ZodErrorJson } from '../common/zod-issues';
+import { keepLazySchemas } from './zod-lazy';
 
 export { formatIssues, type ValidationIssue } from '../common/zod-issues';
 
@@ -61,6 +62,8 @@ export function validateArgs(zodSchemas: ZodSchemas | undefined, modelName: stri
     if (!schema) {
         return;
     }
+    // once per schema: its lazy parts stop building new schemas on every parse (zod-lazy.ts)
+    keepLazySchemas(schema);
     const result = schema.safeParse(args);
     if (!result.success) {
         const issues = formatIssues(result.error);
