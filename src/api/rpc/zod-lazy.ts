@@ -2,8 +2,8 @@
  * ZenStack's generated input schemas reach relations through `z.lazy(() => XObjectSchema.optional())`, and zod 3 calls
  * a lazy schema's getter on every parse: each validation of `{ where: { id: 5 } }` made two new `ZodOptional`s (the
  * optional `select` and `include`), and a zod 3 schema binds some twenty methods to itself when it is made. That was
- * 17 µs of the 18 µs a findUnique's validation took (findMany with include 23 → 2, create 22 → 3, update 21 → 3 µs;
- * measured on the blog schema), and most of the garbage an RPC read made in our handler.
+ * 16 of the 17 µs a findUnique's validation took (findMany with include 23 → 2, create 22 → 3, update 21 → 3 µs;
+ * measured on the blog schema); keeping them cut the RPC handler's own cost of that findUnique from 46 to 15 µs.
  *
  * `keepLazySchemas` makes every lazy schema reachable from a schema call its getter once and keep the schema it
  * returns: the getter of generated code returns an equal schema each time (one built from module-level schemas), so
@@ -11,6 +11,8 @@
  * getter walks what its schema reaches the first time it runs, so nothing is built before it is parsed. A getter that
  * throws keeps nothing (and throws again next time, as before). Only zod 3 schemas (`_def.typeName`) are touched;
  * zod 4 keeps a lazy schema's result itself. A schema whose definition cannot be changed (frozen) is left as it is.
+ * What is kept is one schema per lazy one whose getter ran: on the blog schema's 1,373 lazy schemas, running every
+ * getter once kept 1.2 MiB of heap, in a process whose heap held 38 MiB with the schemas loaded.
  */
 
 type Def = Record<string, unknown> & { typeName?: unknown; getter?: unknown; shape?: unknown };
