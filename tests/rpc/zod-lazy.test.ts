@@ -157,6 +157,15 @@ describe('keepLazySchemas', () => {
         ]);
     });
 
+    it('a definition holding a list too long to spread into a call (an enum of 300,000 values) is walked', () => {
+        const values = Array.from({ length: 300_000 }, (_, i) => `v${i}`) as [string, ...string[]];
+        const lazy = z.lazy(() => z.string().optional());
+        const schema = z.object({ e: z.enum(values), a: lazy });
+        expect(() => keepLazySchemas(schema)).not.toThrow();
+        expect(lazy.schema).toBe(lazy.schema);
+        expect(schema.safeParse({ e: 'v299999', a: 'x' }).success).toBe(true);
+    });
+
     it('a getter that throws keeps nothing: it runs again, and is kept once it returns', () => {
         let ready = false;
         let runs = 0;

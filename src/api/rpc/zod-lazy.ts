@@ -51,15 +51,19 @@ function keepGetter(def: Def): boolean {
 /** The schemas a definition holds: its members that are schemas, lists and maps of them, and an object's shape. */
 function children(def: Def): unknown[] {
     const out: unknown[] = [];
+    // one at a time: an enum's value list or a union's options may be longer than a call's arguments can be
+    const add = (values: Iterable<unknown>) => {
+        for (const value of values) out.push(value);
+    };
     for (const value of Object.values(def)) {
-        if (Array.isArray(value)) out.push(...value);
-        else if (value instanceof Map) out.push(...value.values());
+        if (Array.isArray(value)) add(value);
+        else if (value instanceof Map) add(value.values());
         else out.push(value);
     }
     if (def.typeName === 'ZodObject' && typeof def.shape === 'function') {
         try {
             const shape: unknown = (def.shape as () => unknown)();
-            if (shape !== null && typeof shape === 'object') out.push(...Object.values(shape));
+            if (shape !== null && typeof shape === 'object') add(Object.values(shape));
         } catch {
             // a shape that cannot be read now is read by zod when it parses, as before
         }
@@ -69,6 +73,8 @@ function children(def: Def): unknown[] {
 
 /** Makes every lazy schema reachable from `schema` keep what its getter returns (see above). */
 export function keepLazySchemas(schema: unknown): void {
+    // the usual case, on every validation after the first with this schema
+    if (schema !== null && typeof schema === 'object' && walked.has(schema)) return;
     const stack: unknown[] = [schema];
     while (stack.length > 0) {
         const node = stack.pop();
