@@ -27,8 +27,8 @@ function isZodSchema(value: unknown): value is ZodSchema {
     return def !== null && typeof def === 'object' && typeof (def as Def).typeName === 'string' && typeof (value as ZodSchema)._parse === 'function';
 }
 
-/** Replaces a lazy schema's getter with one that calls it once; false when the definition refuses the change. */
-function keepGetter(def: Def): boolean {
+/** Replaces a lazy schema's getter with one that calls it once (unless the definition refuses the change). */
+function keepGetter(def: Def): void {
     const getter = def.getter as () => unknown;
     let kept: unknown;
     const keeping = () => {
@@ -42,10 +42,8 @@ function keepGetter(def: Def): boolean {
     try {
         def.getter = keeping;
     } catch {
-        // a frozen definition in strict mode
-        return false;
+        // a frozen definition, in strict mode: it stays as generated
     }
-    return def.getter === keeping;
 }
 
 /** The schemas a definition holds: its members that are schemas, lists and maps of them, and an object's shape. */
