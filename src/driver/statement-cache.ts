@@ -98,21 +98,23 @@ export function keepPreparedStatements(db: unknown, limit: number = DEFAULT_PREP
     const exec = typeof db.exec === 'function' ? db.exec.bind(db) : undefined;
     const kept = new Map<string, Entry>();
     const prepare = (sql: string): Statement => {
-        const entry = kept.get(sql);
-        if (entry && db.open) {
-            // most recently used last, so that the first is the one to drop
-            kept.delete(sql);
-            kept.set(sql, entry);
-            return new KeptStatement(entry, () => compile(sql)) as unknown as Statement;
-        }
-        if (typeof sql !== 'string' || !db.open || !keepable(sql)) {
-            if (!db.open || (typeof sql === 'string' && CHANGES_SCHEMA.test(sql))) kept.clear();
+        if (!db.open) {
+            kept.clear();
             return compile(sql);
         }
-        const added: Entry = { statement: compile(sql), mode: undefined };
-        if (kept.size >= limit) kept.delete(kept.keys().next().value as string);
-        kept.set(sql, added);
-        return new KeptStatement(added, () => compile(sql)) as unknown as Statement;
+        let entry = kept.get(sql);
+        if (entry) {
+            // most recently used last, so that the first is the one to drop
+            kept.delete(sql);
+        } else if (typeof sql !== 'string' || !keepable(sql)) {
+            if (typeof sql === 'string' && CHANGES_SCHEMA.test(sql)) kept.clear();
+            return compile(sql);
+        } else {
+            entry = { statement: compile(sql), mode: undefined };
+            if (kept.size >= limit) kept.delete(kept.keys().next().value as string);
+        }
+        kept.set(sql, entry);
+        return new KeptStatement(entry, () => compile(sql)) as unknown as Statement;
     };
     const define = (name: string | symbol, value: unknown) => Object.defineProperty(target, name, { value, configurable: true, writable: true });
     define('prepare', prepare);
@@ -152,12 +154,17 @@ class KeptStatement {
         private readonly compile: () => Statement,
     ) {}
 
+    /** The statement this stand-in reads its properties from: its own once it has one, else the kept one. */
+    private get current(): Statement {
+        return this.own ?? this.entry.statement;
+    }
+
     get reader(): boolean {
-        return (this.own ?? this.entry.statement).reader;
+        return this.current.reader;
     }
 
     get readonly(): boolean {
-        return (this.own ?? this.entry.statement).readonly;
+        return this.current.readonly;
     }
 
     get busy(): boolean {
@@ -165,11 +172,11 @@ class KeptStatement {
     }
 
     get source(): string {
-        return (this.own ?? this.entry.statement).source;
+        return this.current.source;
     }
 
     get database(): unknown {
-        return (this.own ?? this.entry.statement).database;
+        return this.current.database;
     }
 
     /** A statement of its own, in the state this stand-in is in. */
@@ -218,7 +225,7 @@ class KeptStatement {
     }
 
     columns(): unknown[] {
-        return (this.own ?? this.entry.statement).columns();
+        return this.current.columns();
     }
 
     raw(toggle = true): this {
